@@ -1,0 +1,115 @@
+"""Library calls behind the CLI's read commands: open the current graph, status, Cypher.
+
+Readers open the generation CURRENT names, read-only, so they never wait for (or block) a
+running ``index``: that one is writing a new generation beside it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from graphmem.blocks import Notice
+from graphmem.config import Settings
+from graphmem.db import Graph, Rows
+from graphmem.errors import NotIndexedError, QueryError
+from graphmem.index import fingerprint_of
+from graphmem.queries import NamedQuery, get
+from graphmem.store import Generation, Store
+from graphmem.workspace import discover
+
+
+@contextlib.contextmanager
+def open_graph(settings: Settings, *, write: bool = False) -> Iterator[Graph]:
+    """The current generation's graph; read-only unless `write`."""
+    store = Store(settings.memory_dir)
+    for attempt in range(3):
+        gen = store.current()
+        if gen is None:
+            raise NotIndexedError(str(settings.workspace))
+        try:
+            graph = Graph(gen.graph, read_only=not write, buffer_pool_mb=settings.buffer_pool_mb)
+            break
+        except QueryError:
+            # An index may have published and collected this generation just now.
+            if attempt == 2 or store.current() == gen:
+                raise
+    try:
+        yield graph
+    finally:
+        graph.close()
+
+
+def current_generation(settings: Settings) -> Generation:
+    """The published generation, or :class:`NotIndexedError`."""
+    gen = Store(settings.memory_dir).current()
+    if gen is None:
+        raise NotIndexedError(str(settings.workspace))
+    return gen
+
+
+@dataclass(frozen=True)
+class Status:
+    """What ``graphmem status`` reports."""
+
+    workspace: str
+    generation: str | None
+    built_at: str | None
+    counts: dict[str, int] = field(default_factory=dict)
+    files: int = 0
+    stale: tuple[str, ...] = ()
+    new: tuple[str, ...] = ()
+    deleted: tuple[str, ...] = ()
+    warnings: tuple[Notice, ...] = ()
+    degraded: tuple[str, ...] = ()
+    index_seconds: float | None = None
+
+    @property
+    def fresh(self) -> bool:
+        """True when the index matches every file in the workspace."""
+        return self.generation is not None and not (self.stale or self.new or self.deleted)
+
+
+def status(settings: Settings) -> Status:
+    """Counts, freshness against the workspace's files, warnings and degraded features."""
+    gen = Store(settings.memory_dir).current()
+    files, _ = discover(settings.workspace) if settings.workspace.is_dir() else ([], [])
+    if gen is None:
+        return Status(
+            str(settings.workspace), None, None, files=len(files), new=tuple(f.path for f in files)
+        )
+    meta = gen.meta()
+    indexed: dict[str, str] = meta.get("fingerprint", {}).get("files", {})
+    now = fingerprint_of(files, settings)["files"]
+    assert isinstance(now, dict)
+    return Status(
+        workspace=str(settings.workspace),
+        generation=gen.name,
+        built_at=meta.get("built_at"),
+        counts=meta.get("counts", {}),
+        files=len(files),
+        stale=tuple(p for p, h in now.items() if p in indexed and indexed[p] != h),
+        new=tuple(p for p in now if p not in indexed),
+        deleted=tuple(p for p in indexed if p not in now),
+        warnings=tuple(Notice(**w) for w in meta.get("warnings", [])),
+        degraded=tuple(meta.get("degraded", [])),
+        index_seconds=meta.get("seconds"),
+    )
+
+
+def run_cypher(
+    settings: Settings, text: str, params: dict[str, Any] | None = None, *, write: bool = False
+) -> Rows:
+    """Run the user's own Cypher; the graph is opened read-only unless `write`."""
+    with open_graph(settings, write=write) as graph:
+        return graph.execute(text, params or {}, name="cypher")
+
+
+def run_named(settings: Settings, name: str, params: dict[str, Any]) -> Rows:
+    """Run a named query from queries/ (read-only unless the query writes)."""
+    query: NamedQuery = get(name)
+    query.check(params)
+    with open_graph(settings, write=query.writes) as graph:
+        return graph.run(name, **params)

@@ -1,0 +1,292 @@
+"""The ``graphmem`` command line: each command parses arguments, makes one library call,
+and renders. The only module that imports typer."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from collections.abc import Callable, Sequence
+from datetime import date, datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from graphmem.config import Settings, resolve_settings
+from graphmem.errors import GraphmemError
+
+app = typer.Typer(
+    no_args_is_help=True,
+    add_completion=False,
+    help="Offline knowledge-graph memory for AI agents: Markdown in, cited recall out.",
+    pretty_exceptions_enable=False,
+)
+
+
+class _State:
+    settings: Settings | None = None
+
+
+state = _State()
+
+
+@app.callback()
+def _main(
+    workspace: Annotated[
+        Path | None,
+        typer.Option(
+            "--workspace",
+            "-w",
+            help="Workspace folder (default: $GRAPHMEM_WORKSPACE, else ~/.openclaw/workspace).",
+        ),
+    ] = None,
+) -> None:
+    state.settings = resolve_settings(workspace)
+
+
+def settings() -> Settings:
+    """The settings resolved by the callback (or from the environment)."""
+    return state.settings or resolve_settings()
+
+
+def fail(message: str, code: int = 1) -> typer.Exit:
+    """Print an error for a person and exit non-zero."""
+    typer.echo(f"graphmem: {message}", err=True)
+    return typer.Exit(code)
+
+
+def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn library errors into one clear line on stderr and exit code 1."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except GraphmemError as exc:
+            raise fail(str(exc)) from None
+
+    return wrapper
+
+
+# ----------------------------------------------------------------------------- rendering
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, date | datetime):
+        return value.isoformat()
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def _cell(value: Any, width: int = 80) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list | tuple):
+        return ", ".join(_cell(v, width) for v in value)
+    text = str(_plain(value)).replace("\n", " ⏎ ")
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def render_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], width: int = 80) -> str:
+    """A plain aligned text table."""
+    cells = [[_cell(v, width) for v in row] for row in rows]
+    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
+    line = "  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True))
+    out = [line.rstrip(), "  ".join("-" * w for w in widths)]
+    out += ["  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip() for r in cells]
+    return "\n".join(out)
+
+
+def render_rows(columns: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str) -> str:
+    """Rows as a table, JSON (list of objects) or CSV."""
+    if fmt == "json":
+        data = [dict(zip(columns, _plain(list(r)), strict=True)) for r in rows]
+        return json.dumps(data, ensure_ascii=False, indent=2)
+    if fmt == "csv":
+        buf = io.StringIO()
+        writer = csv.writer(buf)
+        writer.writerow(columns)
+        for r in rows:
+            writer.writerow([_cell(v, 10**9) for v in r])
+        return buf.getvalue().rstrip("\n")
+    return render_table(columns, rows)
+
+
+def _format(json_out: bool, csv_out: bool) -> str:
+    if json_out and csv_out:
+        raise typer.BadParameter("choose one of --json and --csv")
+    return "json" if json_out else "csv" if csv_out else "table"
+
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
+CsvOpt = Annotated[bool, typer.Option("--csv", help="Print CSV.")]
+
+
+# ----------------------------------------------------------------------------- commands
+
+
+@app.command()
+@guarded
+def index(
+    force: Annotated[
+        bool, typer.Option("--force", help="Re-read every file and rebuild from Markdown alone.")
+    ] = False,
+) -> None:
+    """Compile the workspace's Markdown into the graph (incremental; atomic)."""
+    from graphmem.index import index_workspace
+
+    s = settings()
+    progress = _progress_bar() if sys.stderr.isatty() else None
+    report = index_workspace(s, force=force, progress=progress)
+    if progress:
+        typer.echo("", err=True)
+    for warning in report.warnings if report.changed else ():
+        typer.echo(f"warning: {warning}", err=True)
+    for notice in report.degraded:
+        typer.echo(f"notice: {notice}", err=True)
+    if not report.changed:
+        typer.echo(f"up to date ({report.files} files, {report.generation})")
+        return
+    counts = report.counts
+    typer.echo(
+        f"indexed {report.files} files ({report.parsed} parsed, {report.removed} removed) in "
+        f"{report.seconds:.2f}s -> {report.generation}: "
+        + ", ".join(
+            f"{counts.get(table, 0)} {noun}"
+            for table, noun in (
+                ("Entity", "entities"),
+                ("Fact", "facts"),
+                ("Opinion", "opinions"),
+                ("Passage", "passages"),
+            )
+        )
+        + (f"; {len(report.warnings)} warnings" if report.warnings else "")
+    )
+
+
+def _progress_bar() -> Callable[[str, int, int], None]:
+    last: dict[str, int] = {}
+
+    def show(stage: str, done: int, total: int) -> None:
+        if total and (done == total or done - last.get(stage, -100) >= max(1, total // 50)):
+            last[stage] = done
+            filled = int(30 * done / total)
+            sys.stderr.write(f"\r{stage:<6} [{'#' * filled}{'.' * (30 - filled)}] {done}/{total}")
+            sys.stderr.flush()
+
+    return show
+
+
+@app.command()
+@guarded
+def status(json_out: JsonOpt = False) -> None:
+    """Counts, freshness, what is degraded and why, and the last index's warnings."""
+    from graphmem.api import status as get_status
+
+    st = get_status(settings())
+    if json_out:
+        data = _plain(st.__dict__ | {"fresh": st.fresh, "warnings": [str(w) for w in st.warnings]})
+        typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    typer.echo(f"workspace  {st.workspace}")
+    if st.generation is None:
+        typer.echo(f"index      none yet ({st.files} files waiting); run `graphmem index`")
+        return
+    typer.echo(f"index      {st.generation}, built {st.built_at} in {st.index_seconds}s")
+    fresh = (
+        "fresh"
+        if st.fresh
+        else (
+            f"stale: {len(st.stale)} changed, {len(st.new)} new, {len(st.deleted)} deleted file(s); "
+            "run `graphmem index`"
+        )
+    )
+    typer.echo(f"files      {st.files} ({fresh})")
+    counts = ", ".join(f"{v} {k}" for k, v in sorted(st.counts.items()))
+    typer.echo(f"graph      {counts}")
+    for notice in st.degraded:
+        typer.echo(f"degraded   {notice}")
+    if not st.degraded:
+        typer.echo("degraded   nothing: NER and embeddings are on")
+    typer.echo(f"warnings   {len(st.warnings)}")
+    for w in st.warnings:
+        typer.echo(f"  {w}")
+
+
+@app.command()
+@guarded
+def cypher(
+    statement: Annotated[str, typer.Argument(help="A Cypher statement.")],
+    param: Annotated[
+        list[str] | None, typer.Option("--param", "-p", help="A $parameter as key=value.")
+    ] = None,
+    write: Annotated[
+        bool, typer.Option("--write", help="Allow writes (they last until the next index).")
+    ] = False,
+    json_out: JsonOpt = False,
+    csv_out: CsvOpt = False,
+) -> None:
+    """Run your own Cypher against the graph (read-only unless --write)."""
+    from graphmem.api import run_cypher
+
+    fmt = _format(json_out, csv_out)
+    rows = run_cypher(settings(), statement, parse_params(param or []), write=write)
+    typer.echo(render_rows(rows.columns, rows.rows, fmt))
+
+
+def parse_params(items: Sequence[str]) -> dict[str, Any]:
+    """``key=value`` pairs; integers, floats and ISO dates are converted."""
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise typer.BadParameter(f"{item!r}: expected key=value")
+        out[key.strip()] = _convert(value)
+    return out
+
+
+def _convert(value: str) -> Any:
+    for conv in (int, float, date.fromisoformat):
+        try:
+            return conv(value)
+        except ValueError:
+            continue
+    return value
+
+
+@app.command()
+@guarded
+def query(
+    name: Annotated[str | None, typer.Argument(help="A named query, e.g. entity/facts.")] = None,
+    param: Annotated[
+        list[str] | None, typer.Option("--param", "-p", help="A $parameter as key=value.")
+    ] = None,
+    list_: Annotated[bool, typer.Option("--list", help="List the named queries.")] = False,
+    json_out: JsonOpt = False,
+    csv_out: CsvOpt = False,
+) -> None:
+    """Run a named query from queries/ (see --list)."""
+    from graphmem.api import run_named
+    from graphmem.queries import catalog
+
+    fmt = _format(json_out, csv_out)
+    if list_ or name is None:
+        rows = [
+            [q.name, " ".join(f"${p}" for p in sorted(q.params)), q.description]
+            for q in catalog().values()
+        ]
+        typer.echo(render_rows(["name", "params", "description"], rows, fmt))
+        return
+    result = run_named(settings(), name, parse_params(param or []))
+    typer.echo(render_rows(result.columns, result.rows, fmt))
+
+
+def main() -> None:
+    """Entry point of the ``graphmem`` script."""
+    app()

@@ -1,0 +1,336 @@
+"""Parsed files + extraction results -> the rows of the graph. Pure: no database here.
+
+The whole graph is compiled from the (cached) per-file results on every index, so cross-file
+facts (entities, supersession, evidence) are always consistent, and an incremental index
+equals a clean rebuild by construction.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import date
+
+from graphmem.blocks import Block, ParsedFile
+from graphmem.names import slugify
+
+#: Node tables and their columns, in the order of ontology/schema.cypher.
+NODE_COLUMNS: dict[str, tuple[str, ...]] = {
+    "Source": ("path", "role", "day", "content_hash", "size", "blocks"),
+    "Entity": (
+        "slug",
+        "name",
+        "kind",
+        "aliases",
+        "declared",
+        "page",
+        "mentions",
+        "first_seen",
+        "last_seen",
+    ),
+    "Fact": (
+        "id",
+        "kind",
+        "text",
+        "day",
+        "valid_from",
+        "valid_to",
+        "path",
+        "line_start",
+        "line_end",
+        "origin",
+        "heading",
+    ),
+    "Opinion": (
+        "id",
+        "statement",
+        "confidence",
+        "stated_confidence",
+        "last_updated",
+        "day",
+        "superseded",
+        "path",
+        "line_start",
+        "line_end",
+        "origin",
+        "heading",
+    ),
+    "Passage": (
+        "id",
+        "text",
+        "day",
+        "valid_from",
+        "valid_to",
+        "path",
+        "line_start",
+        "line_end",
+        "origin",
+        "heading",
+        "speaker",
+    ),
+}
+#: Relationship tables and their property columns (after from, to).
+REL_COLUMNS: dict[str, tuple[str, ...]] = {
+    "MENTIONS": ("how",),
+    "ABOUT": (),
+    "SUPPORTS": ("weight", "day", "reason"),
+    "CONTRADICTS": ("weight", "day", "reason"),
+    "EVIDENCE": ("how",),
+    "SUPERSEDES": ("day", "cue"),
+    "IN": (),
+}
+
+_CITE = re.compile(r"\bmemory/(\d{4}-\d{2}-\d{2}[^\s)\]]*?\.md)")
+#: A retain bullet's evidence: at most this many same-day passages sharing an entity.
+EVIDENCE_PER_FACT = 5
+
+
+@dataclass(frozen=True)
+class Mention:
+    """An entity a block names: its slug, the surface text, and how it was found."""
+
+    slug: str
+    surface: str
+    how: str  # explicit | gazetteer | speaker | ner
+
+
+@dataclass(frozen=True)
+class BlockExtras:
+    """What extraction adds to a block beyond the parser's explicit mentions."""
+
+    mentions: tuple[Mention, ...] = ()
+    valid_from: date | None = None
+    valid_to: date | None = None
+    speaker: str | None = None
+
+
+@dataclass(frozen=True)
+class SourceInfo:
+    """The file-level facts the graph's Source node records."""
+
+    path: str
+    content_hash: str
+    size: int
+
+
+@dataclass
+class EntityInfo:
+    """An entity as compiled: declaration plus what mentions it."""
+
+    slug: str
+    name: str
+    kind: str | None = None
+    aliases: tuple[str, ...] = ()
+    declared: bool = False
+    page: str | None = None
+    days: list[date] = field(default_factory=list)
+    mentions: int = 0
+
+
+@dataclass
+class GraphData:
+    """Rows for every table, as dicts keyed by column name (rels: ``from``/``to`` too)."""
+
+    nodes: dict[str, list[dict[str, object]]] = field(
+        default_factory=lambda: {table: [] for table in NODE_COLUMNS}
+    )
+    #: (rel table, from table, to table) -> rows
+    rels: dict[tuple[str, str, str], list[dict[str, object]]] = field(
+        default_factory=lambda: defaultdict(list)
+    )
+
+    def add_rel(
+        self, rel: str, src: tuple[str, str], dst: tuple[str, str], **props: object
+    ) -> None:
+        """Add one relationship from (table, key) to (table, key)."""
+        self.rels[(rel, src[0], dst[0])].append({"from": src[1], "to": dst[1], **props})
+
+    def counts(self) -> dict[str, int]:
+        """Rows per node table and per relationship table."""
+        out = {table: len(rows) for table, rows in self.nodes.items()}
+        for (rel, _, _), rows in self.rels.items():
+            out[rel] = out.get(rel, 0) + len(rows)
+        return out
+
+
+def _table(block: Block) -> str:
+    if block.kind == "opinion":
+        return "Opinion"
+    return "Passage" if block.is_passage else "Fact"
+
+
+def declared_entities(files: Iterable[ParsedFile]) -> dict[str, EntityInfo]:
+    """Entities declared by bank pages and explicit ``@mentions``, by slug."""
+    entities: dict[str, EntityInfo] = {}
+    surfaces: dict[str, Counter[str]] = defaultdict(Counter)
+    for pf in files:
+        if pf.entity is not None:
+            page = pf.entity
+            info = entities.setdefault(page.slug, EntityInfo(page.slug, page.name))
+            info.name, info.kind, info.page, info.declared = page.name, page.kind, pf.path, True
+            info.aliases = tuple(dict.fromkeys((*info.aliases, *page.aliases)))
+        for block in pf.blocks:
+            for name in block.mentions:
+                surfaces[slugify(name)][name] += 1
+    for slug, counter in surfaces.items():
+        if slug in entities:
+            extra = [s for s in counter if s.lower() != entities[slug].name.lower() and s != slug]
+            entities[slug].aliases = tuple(dict.fromkeys((*entities[slug].aliases, *extra)))
+            continue
+        # The most frequent spelling names it; "The-Castle" reads as "The Castle".
+        best = max(sorted(counter), key=lambda s: counter[s])
+        name = best.replace("-", " ") if "-" in best and best[:1].isupper() else best
+        aliases = tuple(s for s in sorted(counter) if s != name)
+        entities[slug] = EntityInfo(slug, name, aliases=aliases, declared=True)
+    return entities
+
+
+def compile_graph(
+    files: Iterable[ParsedFile],
+    sources: Mapping[str, SourceInfo],
+    extras: Mapping[str, BlockExtras] | None = None,
+    entities: dict[str, EntityInfo] | None = None,
+) -> GraphData:
+    """Compile parsed files (plus extraction results keyed by block id) into graph rows.
+
+    `entities` are the known entities (declared ones plus promoted NER names); mentions of
+    any other slug are dropped, except explicit ``@mentions``, which always declare.
+    """
+    files = list(files)
+    extras = extras or {}
+    known = entities if entities is not None else declared_entities(files)
+    # Fresh counters: the caller's entity table is not mutated.
+    entities = {slug: replace(e, days=[], mentions=0) for slug, e in known.items()}
+    data = GraphData()
+    passages_by_file: dict[str, list[tuple[Block, set[str]]]] = defaultdict(list)
+    facts: list[tuple[ParsedFile, Block, set[str]]] = []
+
+    for pf in files:
+        info = sources.get(pf.path)
+        data.nodes["Source"].append(
+            {
+                "path": pf.path,
+                "role": pf.role,
+                "day": pf.day,
+                "content_hash": info.content_hash if info else None,
+                "size": info.size if info else None,
+                "blocks": len(pf.blocks),
+            }
+        )
+        if pf.entity is not None:
+            data.add_rel("IN", ("Entity", pf.entity.slug), ("Source", pf.path))
+        for block in pf.blocks:
+            table = _table(block)
+            extra = extras.get(block.id, BlockExtras())
+            slugs = _block_mentions(block, extra, entities, data, table)
+            for slug in slugs:
+                ent = entities[slug]
+                ent.mentions += 1
+                if pf.day:
+                    ent.days.append(pf.day)
+            data.nodes[table].append(_node_row(pf, block, extra))
+            data.add_rel("IN", (table, block.id), ("Source", pf.path))
+            if block.kind == "opinion":
+                for slug in slugs:
+                    data.add_rel("ABOUT", ("Opinion", block.id), ("Entity", slug))
+            if block.is_passage:
+                passages_by_file[pf.path].append((block, slugs))
+            else:
+                facts.append((pf, block, slugs))
+
+    _evidence(data, facts, passages_by_file)
+    for ent in entities.values():
+        if not ent.declared and ent.mentions == 0:
+            continue  # garbage-collect: an undeclared name nobody mentions any more
+        data.nodes["Entity"].append(
+            {
+                "slug": ent.slug,
+                "name": ent.name,
+                "kind": ent.kind,
+                "aliases": list(ent.aliases),
+                "declared": ent.declared,
+                "page": ent.page,
+                "mentions": ent.mentions,
+                "first_seen": min(ent.days) if ent.days else None,
+                "last_seen": max(ent.days) if ent.days else None,
+            }
+        )
+    return data
+
+
+def _block_mentions(
+    block: Block,
+    extra: BlockExtras,
+    entities: dict[str, EntityInfo],
+    data: GraphData,
+    table: str,
+) -> set[str]:
+    found: dict[str, str] = {}
+    for name in block.mentions:
+        found.setdefault(slugify(name), "explicit")
+    for m in extra.mentions:
+        if m.slug in entities:
+            found.setdefault(m.slug, m.how)
+    for slug, how in found.items():
+        data.add_rel("MENTIONS", (table, block.id), ("Entity", slug), how=how)
+    return set(found)
+
+
+def _node_row(pf: ParsedFile, block: Block, extra: BlockExtras) -> dict[str, object]:
+    common = {
+        "id": block.id,
+        "day": pf.day,
+        "path": pf.path,
+        "line_start": block.line_start,
+        "line_end": block.line_end,
+        "origin": block.origin,
+        "heading": block.heading,
+    }
+    if block.kind == "opinion":
+        return {
+            **common,
+            "statement": block.text,
+            "confidence": block.confidence,
+            "stated_confidence": block.confidence,
+            "last_updated": pf.day,
+            "superseded": False,
+        }
+    row = {
+        **common,
+        "text": block.text,
+        "valid_from": extra.valid_from or pf.day,
+        "valid_to": extra.valid_to,
+    }
+    if block.is_passage:
+        row["speaker"] = extra.speaker
+    else:
+        row["kind"] = block.kind
+    return row
+
+
+def _evidence(
+    data: GraphData,
+    facts: list[tuple[ParsedFile, Block, set[str]]],
+    passages_by_file: Mapping[str, list[tuple[Block, set[str]]]],
+) -> None:
+    """EVIDENCE edges: a bullet -> passages of files it cites, and same-day passages
+    that share one of its entities (the narrative the bullet distils)."""
+    for pf, block, slugs in facts:
+        table = _table(block)
+        linked: set[str] = set()
+        for cited in _CITE.findall(block.text):
+            for passage, p_slugs in passages_by_file.get(f"memory/{cited}", []):
+                if (not slugs or slugs & p_slugs) and passage.id not in linked:
+                    data.add_rel(
+                        "EVIDENCE", (table, block.id), ("Passage", passage.id), how="cites"
+                    )
+                    linked.add(passage.id)
+        if pf.role != "daily" or not slugs:
+            continue
+        same_day = [p for p, p_slugs in passages_by_file.get(pf.path, []) if slugs & p_slugs]
+        for passage in same_day[:EVIDENCE_PER_FACT]:
+            if passage.id not in linked:
+                data.add_rel("EVIDENCE", (table, block.id), ("Passage", passage.id), how="same-day")
+                linked.add(passage.id)

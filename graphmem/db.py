@@ -1,0 +1,155 @@
+"""The database layer: the only module that imports ``kuzu``.
+
+Every engine error comes out as a :class:`QueryError` naming the query. Databases are opened
+with an explicit buffer pool (Kùzu's default reserves ~80% of RAM) and a bounded
+``max_db_size`` (the default reserves ~8 TB of virtual memory).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import kuzu
+
+from graphmem.errors import QueryError, ReadOnlyError
+from graphmem.queries import NamedQuery, get, strip_comments
+from graphmem.resources import ontology_dir
+
+MAX_DB_SIZE = 1 << 40  # 1 TiB of address space: plenty, and far below the 8 TB default
+
+
+@dataclass(frozen=True)
+class Rows:
+    """A query result: column names and rows of plain Python values."""
+
+    columns: list[str]
+    rows: list[list[Any]]
+
+    def dicts(self) -> list[dict[str, Any]]:
+        """Rows as dicts keyed by column name."""
+        return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
+
+
+def schema_statements() -> list[str]:
+    """The DDL statements of ontology/, in file order."""
+    out: list[str] = []
+    for path in sorted(ontology_dir().glob("*.cypher")):
+        code = strip_comments(path.read_text(encoding="utf-8"))
+        out.extend(s.strip() for s in code.split(";") if s.strip())
+    return out
+
+
+def schema_hash() -> str:
+    """A short hash of the ontology: a change forces a full rebuild."""
+    digest = hashlib.sha256("\n;\n".join(schema_statements()).encode()).hexdigest()
+    return digest[:16]
+
+
+class Graph:
+    """An open Kùzu database with one connection."""
+
+    def __init__(self, path: Path, *, read_only: bool, buffer_pool_mb: int = 256) -> None:
+        self.path = path
+        self.read_only = read_only
+        try:
+            self._db = kuzu.Database(
+                str(path),
+                read_only=read_only,
+                buffer_pool_size=buffer_pool_mb * 1024 * 1024,
+                max_db_size=MAX_DB_SIZE,
+            )
+            self._conn = kuzu.Connection(self._db)
+        except RuntimeError as exc:
+            raise QueryError(f"cannot open the graph at {path}: {exc}") from exc
+
+    @classmethod
+    def create(cls, path: Path, buffer_pool_mb: int = 256) -> Graph:
+        """A new database at `path` with the ontology applied."""
+        graph = cls(path, read_only=False, buffer_pool_mb=buffer_pool_mb)
+        for statement in schema_statements():
+            graph.execute(statement, name="ontology")
+        return graph
+
+    def close(self) -> None:
+        """Close the connection and database (checkpointing a writer's WAL)."""
+        self._conn.close()
+        self._db.close()
+
+    def __enter__(self) -> Graph:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def execute(
+        self, text: str, params: dict[str, Any] | None = None, name: str = "cypher"
+    ) -> Rows:
+        """Run one statement; engine errors become :class:`QueryError`."""
+        try:
+            result = self._conn.execute(text, params or {})
+        except RuntimeError as exc:
+            message = str(exc)
+            if "read-only" in message:
+                raise ReadOnlyError(
+                    f"{name}: the graph is open read-only; pass --write to change it "
+                    "(changes last until the next index)"
+                ) from exc
+            raise QueryError(f"{name}: {message}") from exc
+        if isinstance(result, list):  # several statements in one string
+            result = result[-1]
+        columns = result.get_column_names()
+        rows = []
+        while result.has_next():
+            rows.append(result.get_next())
+        return Rows(columns, rows)
+
+    def run(self, name: str, /, **params: Any) -> Rows:
+        """Run the named query from queries/ with exactly its parameters."""
+        query: NamedQuery = get(name)
+        query.check(params)
+        return self.execute(query.text, params, name=name)
+
+    def copy_csv(self, table: str, csv_path: Path, pair: tuple[str, str] | None = None) -> None:
+        """Bulk-load a CSV (header row, stdlib csv quoting) into a node or relationship table."""
+        options = ["header=true", "parallel=false"]
+        if pair:
+            options += [f"from='{pair[0]}'", f"to='{pair[1]}'"]
+        path = csv_path.as_posix().replace("'", "\\'")
+        self.execute(f"COPY `{table}` FROM '{path}' ({', '.join(options)})", name=f"copy {table}")
+
+    def begin(self) -> None:
+        """Start an explicit transaction."""
+        self.execute("BEGIN TRANSACTION", name="begin")
+
+    def commit(self) -> None:
+        """Commit the explicit transaction."""
+        self.execute("COMMIT", name="commit")
+
+    def stream(self, text: str, params: dict[str, Any] | None = None) -> Iterator[list[Any]]:
+        """Yield rows one by one (for large exports)."""
+        result = self._conn.execute(text, params or {})
+        if isinstance(result, list):
+            result = result[-1]
+        while result.has_next():
+            yield result.get_next()
+
+
+def to_date(value: str | date | None) -> date | None:
+    """Accept ISO strings or dates; None stays None."""
+    if value is None or isinstance(value, date):
+        return value
+    return date.fromisoformat(value)
+
+
+def table_counts(graph: Graph, tables: Sequence[str]) -> dict[str, int]:
+    """Row counts per node table (for status)."""
+    counts = {}
+    for table in tables:
+        rows = graph.execute(f"MATCH (n:{table}) RETURN count(n)", name=f"count {table}").rows
+        counts[table] = int(rows[0][0])
+    return counts

@@ -1,0 +1,178 @@
+"""Index a workspace: discover, parse (only what changed), compile, build a generation, swap.
+
+Incremental where it is expensive (reading, parsing, extraction, embedding are cached per
+file content hash), whole where it must be consistent (the graph is compiled from every
+file's cached result and bulk-loaded into a new generation, which is then published
+atomically). Indexing twice changes nothing: the second run sees identical hashes and
+returns without building.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from graphmem import __version__
+from graphmem.blocks import Notice, ParsedFile
+from graphmem.cache import FileCache
+from graphmem.compile import SourceInfo, compile_graph
+from graphmem.config import Settings
+from graphmem.db import Graph, schema_hash
+from graphmem.errors import WorkspaceError
+from graphmem.load import load_graph
+from graphmem.parser import parse
+from graphmem.store import CACHE, Store
+from graphmem.workspace import SourceFile, discover, read_text
+
+#: Bump when parsing or extraction changes what a file compiles to: every file is re-read.
+PIPELINE_VERSION = "1"
+
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass(frozen=True)
+class IndexReport:
+    """What an index run did."""
+
+    generation: str | None
+    changed: bool
+    files: int
+    parsed: int
+    removed: int
+    counts: dict[str, int] = field(default_factory=dict)
+    warnings: tuple[Notice, ...] = ()
+    degraded: tuple[str, ...] = ()
+    seconds: float = 0.0
+
+
+def fingerprint_of(files: list[SourceFile], settings: Settings) -> dict[str, object]:
+    return {
+        "schema": schema_hash(),
+        "pipeline": PIPELINE_VERSION,
+        "ner_model": settings.ner_model,
+        "embed_model": settings.embed_model,
+        "files": {f.path: f.content_hash for f in files},
+    }
+
+
+def index_workspace(
+    settings: Settings, *, force: bool = False, progress: Progress | None = None
+) -> IndexReport:
+    """Bring ``.memory/`` up to date with the workspace's Markdown.
+
+    `force` re-reads every file and rebuilds from Markdown alone (the embedding cache, a pure
+    function of text, is still used).
+    """
+    started = time.perf_counter()
+    root = settings.workspace
+    if not root.is_dir():
+        raise WorkspaceError(
+            f"workspace {root} does not exist; pass --workspace DIR or set GRAPHMEM_WORKSPACE"
+        )
+    store = Store(settings.memory_dir)
+    with store.writer_lock():
+        files, notices = discover(root)
+        fingerprint = fingerprint_of(files, settings)
+        current = store.current()
+        if current is not None and not force:
+            meta = current.meta()
+            if meta.get("fingerprint") == fingerprint:
+                return IndexReport(
+                    generation=current.name,
+                    changed=False,
+                    files=len(files),
+                    parsed=0,
+                    removed=0,
+                    counts=meta.get("counts", {}),
+                    warnings=tuple(Notice(**w) for w in meta.get("warnings", [])),
+                    degraded=tuple(meta.get("degraded", [])),
+                    seconds=time.perf_counter() - started,
+                )
+        cache = FileCache(settings.memory_dir / CACHE)
+        try:
+            parsed, reparsed, warnings = _parse_all(files, cache, settings, force, progress)
+            removed = cache.retain_only(f.path for f in files)
+            cache.commit()
+        finally:
+            cache.close()
+        sources = {f.path: SourceInfo(f.path, f.content_hash, f.size) for f in files}
+        data = compile_graph(parsed, sources)
+        gen = store.new_generation()
+        if progress:
+            progress("graph", 0, 1)
+        with Graph.create(gen.graph, settings.buffer_pool_mb) as graph:
+            load_graph(graph, data, gen.path / "load")
+        (gen.path / "load").rmdir()
+        if progress:
+            progress("graph", 1, 1)
+        all_warnings = tuple(notices) + tuple(warnings)
+        counts = data.counts()
+        degraded: tuple[str, ...] = ()
+        elapsed = time.perf_counter() - started
+        store.publish(
+            gen,
+            {
+                "fingerprint": fingerprint,
+                "version": __version__,
+                "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
+                "counts": counts,
+                "warnings": [w.__dict__ for w in all_warnings],
+                "degraded": list(degraded),
+                "seconds": round(elapsed, 3),
+                "reparsed": reparsed,
+            },
+        )
+        return IndexReport(
+            generation=gen.name,
+            changed=True,
+            files=len(files),
+            parsed=reparsed,
+            removed=removed,
+            counts=counts,
+            warnings=all_warnings,
+            degraded=degraded,
+            seconds=elapsed,
+        )
+
+
+def _parse_all(
+    files: list[SourceFile],
+    cache: FileCache,
+    settings: Settings,
+    force: bool,
+    progress: Progress | None,
+) -> tuple[list[ParsedFile], int, list[Notice]]:
+    parsed: list[ParsedFile] = []
+    warnings: list[Notice] = []
+    reparsed = 0
+    for i, source in enumerate(files):
+        if progress:
+            progress("parse", i, len(files))
+        cached = None if force else cache.get(source.path, source.content_hash, PIPELINE_VERSION)
+        if cached is not None:
+            pf = ParsedFile.from_json(cached)
+        else:
+            text, read_notices = read_text(source, settings.large_file_bytes)
+            if text is None:
+                pf = ParsedFile(
+                    path=source.path, role="note", day=None, warnings=tuple(read_notices)
+                )
+            else:
+                pf = parse(source.path, text)
+                pf = ParsedFile(
+                    path=pf.path,
+                    role=pf.role,
+                    day=pf.day,
+                    blocks=pf.blocks,
+                    entity=pf.entity,
+                    warnings=tuple(read_notices) + pf.warnings,
+                )
+            cache.put(source.path, source.content_hash, PIPELINE_VERSION, pf.to_json())
+            reparsed += 1
+        parsed.append(pf)
+        warnings.extend(pf.warnings)
+    if progress:
+        progress("parse", len(files), len(files))
+    return parsed, reparsed, warnings

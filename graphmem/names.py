@@ -1,0 +1,38 @@
+"""Entity names, slugs and their normalised forms.
+
+One place decides how a name becomes a slug, so `@The-Castle`, `bank/entities/The Castle.md`
+and the plain words "the castle" all land on the same entity.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_NON_SLUG = re.compile(r"[^a-z0-9]+")
+_SPACES = re.compile(r"\s+")
+
+
+def fold(text: str) -> str:
+    """Lower-case `text` and strip diacritics: "Château" -> "chateau"."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return stripped.casefold()
+
+
+def slugify(name: str) -> str:
+    """The slug of an entity name: folded, runs of non-alphanumerics become one hyphen.
+
+    Names with no Latin letters or digits (e.g. "小明") keep their folded characters, so
+    they still get a distinct, non-empty slug.
+    """
+    folded = fold(name).strip()
+    slug = _NON_SLUG.sub("-", folded).strip("-")
+    if slug:
+        return slug
+    return _SPACES.sub("-", folded).strip("-")
+
+
+def normalize_text(text: str) -> str:
+    """Whitespace-collapsed, case-folded text: the key stable ids are derived from."""
+    return _SPACES.sub(" ", text).strip().casefold()

@@ -1,0 +1,378 @@
+"""Markdown -> blocks. Pure: a path and its text in, a :class:`ParsedFile` out.
+
+The parser never raises on content. Anything it cannot read as a typed bullet becomes a
+passage (so it stays findable) plus a :class:`Notice` naming file and line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import PurePosixPath
+
+from graphmem.blocks import (
+    DEFAULT_CONFIDENCE,
+    PREFIX_KINDS,
+    Block,
+    EntityPage,
+    IdMaker,
+    Kind,
+    Notice,
+    Origin,
+    ParsedFile,
+    Role,
+)
+from graphmem.names import slugify
+
+RETAIN_HEADINGS = {"retain", "retenir", "reter", "保留"}
+#: Generated parts of bank pages live between these markers and are not re-indexed:
+#: they are derived from the graph, and indexing them would echo the graph into itself.
+GENERATED_BEGIN = "<!-- graphmem:begin"
+GENERATED_END = "<!-- graphmem:end"
+
+_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_LIST_ITEM = re.compile(r"^(\s*)(?:[-*+]|\d{1,3}[.)])(?:\s+(.*))?$")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_DAILY_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[-_ ].*)?\.md$", re.IGNORECASE)
+_KNOWN_PREFIX = re.compile(r"^(?P<p>[WBOS])(?:\((?P<args>[^)]*)\))?(?=[\s:@]|$)")
+_OTHER_PREFIX = re.compile(r"^(?P<p>[A-Za-z])(?:\((?P<args>[^)]*)\))?(?=\s*[:@]|\()")
+_MENTION = re.compile(r"(?<![\w.@])@([^\s@:;,()\[\]{}<>!?\"'`]*)")
+_HEAD = re.compile(r"^\s*((?:@[^\s:]*\s*)*)(:)?\s*")
+_CONF = re.compile(r"^\s*c\s*=\s*(.*?)\s*$", re.IGNORECASE)
+_ALIASES_LINE = re.compile(r"^\s*(?:\*\*)?aliases(?:\*\*)?\s*:\s*(?:\*\*)?\s*(.*)$", re.IGNORECASE)
+_KIND_LINE = re.compile(r"^\s*(?:\*\*)?kind(?:\*\*)?\s*:\s*(?:\*\*)?\s*(\w+)", re.IGNORECASE)
+ENTITY_KINDS = {"person", "place", "project", "org", "tool", "thing"}
+
+
+def file_role(path: str) -> tuple[Role, date | None, str | None]:
+    """What a workspace-relative path is: its role, its day, and a warning for a bad date."""
+    p = PurePosixPath(path)
+    parts = p.parts
+    if len(parts) == 1 and p.name.lower() == "memory.md":
+        return "core", None, None
+    if len(parts) == 1 and p.name.lower() == "soul.md":
+        return "soul", None, None
+    if parts[0] == "bank":
+        if len(parts) >= 3 and parts[1] == "entities":
+            return "entity", None, None
+        return "bank", None, None
+    if parts[0] == "memory":
+        m = _DAILY_NAME.match(p.name)
+        if m:
+            try:
+                return "daily", date(int(m[1]), int(m[2]), int(m[3])), None
+            except ValueError:
+                return (
+                    "note",
+                    None,
+                    f"{m[1]}-{m[2]}-{m[3]} is not a real date; indexed as undated notes",
+                )
+        return "note", None, None
+    return "note", None, None
+
+
+def mention_names(text: str) -> tuple[list[str], bool]:
+    """The names of the ``@Name`` mentions in `text` as written (``@Peter's`` -> ``Peter``),
+    and whether an empty ``@`` was seen."""
+    names: list[str] = []
+    empty = False
+    for m in _MENTION.finditer(text):
+        raw = m.group(1).rstrip(".-'’")
+        if raw.endswith(("'s", "’s")):
+            raw = raw[:-2]
+        if not slugify(raw):
+            empty = True
+        elif raw not in names:
+            names.append(raw)
+    return names, empty
+
+
+@dataclass
+class _Unit:
+    """A run of source lines that becomes one block."""
+
+    kind: str  # "item" | "para" | "code"
+    start: int  # 1-based
+    lines: list[str]
+    indent: int = 0
+    heading: str = ""
+    retain: bool = False
+
+    @property
+    def end(self) -> int:
+        return self.start + len(self.lines) - 1
+
+
+@dataclass
+class _State:
+    path: str
+    role: Role
+    ids: IdMaker
+    blocks: list[Block] = field(default_factory=list)
+    warnings: list[Notice] = field(default_factory=list)
+
+    def warn(self, line: int, message: str) -> None:
+        self.warnings.append(Notice(self.path, line, message))
+
+
+def parse(path: str, text: str) -> ParsedFile:
+    """Parse one workspace file (`path` relative to the workspace, POSIX separators)."""
+    role, day, date_problem = file_role(path)
+    state = _State(path, role, IdMaker(path))
+    if date_problem:
+        state.warn(0, date_problem)
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    front, body_start = _front_matter(lines)
+    entity = _entity_page(path, lines, front) if role == "entity" else None
+    for unit in _units(lines, body_start, state):
+        _emit(unit, state)
+    return ParsedFile(
+        path=path,
+        role=role,
+        day=day,
+        blocks=tuple(state.blocks),
+        entity=entity,
+        warnings=tuple(state.warnings),
+    )
+
+
+def _front_matter(lines: list[str]) -> tuple[dict[str, str], int]:
+    """YAML-ish front matter (``key: value`` lines between ``---``), and the body's index."""
+    if not lines or lines[0].strip() != "---":
+        return {}, 0
+    for i in range(1, min(len(lines), 200)):
+        if lines[i].strip() in {"---", "..."}:
+            meta = {}
+            for line in lines[1:i]:
+                key, sep, value = line.partition(":")
+                if sep:
+                    meta[key.strip().lower()] = value.strip()
+            return meta, i + 1
+    return {}, 0
+
+
+def _split_list(value: str) -> tuple[str, ...]:
+    value = value.strip().strip("[]")
+    items = [v.strip().strip("\"'").strip() for v in value.split(",")]
+    return tuple(dict.fromkeys(v for v in items if v))
+
+
+def _entity_page(path: str, lines: list[str], front: dict[str, str]) -> EntityPage:
+    stem = PurePosixPath(path).stem
+    aliases: tuple[str, ...] = _split_list(front.get("aliases", ""))
+    kind = front.get("kind", "").strip().lower() or None
+    for line in lines:
+        if m := _ALIASES_LINE.match(line):
+            aliases += _split_list(m.group(1).rstrip("*").strip())
+        elif (m := _KIND_LINE.match(line)) and not kind:
+            kind = m.group(1).lower()
+    if kind not in ENTITY_KINDS:
+        kind = None
+    # "The-Castle.md" names "The Castle"; the hyphenated form stays findable as an alias.
+    display = stem.replace("-", " ") if "-" in stem else stem
+    if display != stem:
+        aliases = (stem, *aliases)
+    aliases = tuple(dict.fromkeys(a for a in aliases if a.lower() != display.lower()))
+    return EntityPage(slug=slugify(stem), name=display, kind=kind, aliases=aliases)
+
+
+def _units(lines: list[str], start: int, state: _State) -> list[_Unit]:
+    """Group lines into list items, paragraphs and code blocks, tracking headings."""
+    units: list[_Unit] = []
+    headings: list[tuple[int, str]] = []
+    retain_level = 0
+    current: _Unit | None = None
+    fence: str | None = None
+    generated = False
+    for i in range(start, len(lines)):
+        line = lines[i]
+        number = i + 1
+        stripped = line.strip()
+        if fence is not None:
+            assert current is not None
+            current.lines.append(line)
+            if stripped.startswith(fence):
+                fence = None
+                current = None
+            continue
+        if state.role in {"entity", "bank"}:
+            if stripped.startswith(GENERATED_BEGIN):
+                generated, current = True, None
+                continue
+            if stripped.startswith(GENERATED_END):
+                generated = False
+                continue
+            if generated:
+                continue
+        if m := _FENCE.match(line):
+            fence = m.group(1)
+            current = _Unit("code", number, [line], heading=_path(headings), retain=False)
+            units.append(current)
+            continue
+        if not stripped:
+            current = None
+            continue
+        if m := _HEADING.match(line):
+            level, title = len(m.group(1)), m.group(2).strip()
+            headings = [(lv, t) for lv, t in headings if lv < level] + [(level, title)]
+            if retain_level and level <= retain_level:
+                retain_level = 0
+            if title.rstrip(":").strip().casefold() in RETAIN_HEADINGS:
+                retain_level = level
+            current = None
+            continue
+        item = _LIST_ITEM.match(line)
+        retain = bool(retain_level) or state.role == "bank"
+        if item:
+            indent = len(item.group(1).expandtabs(4))
+            # Inside Retain, a nested item continues its parent bullet.
+            if (
+                retain
+                and current is not None
+                and current.kind == "item"
+                and indent > current.indent
+            ):
+                current.lines.append(line)
+                continue
+            current = _Unit("item", number, [line], indent, _path(headings), retain)
+            units.append(current)
+            continue
+        if current is not None:
+            current.lines.append(line)
+            continue
+        current = _Unit("para", number, [line], heading=_path(headings), retain=False)
+        units.append(current)
+    if fence is not None and current is not None:
+        state.warn(current.start, "code fence never closed; indexed up to the end of the file")
+    return units
+
+
+def _path(headings: list[tuple[int, str]]) -> str:
+    return " > ".join(title for _, title in headings)
+
+
+def _origin(role: Role, typed: bool) -> Origin:
+    if role in {"core", "soul"}:
+        return "core"
+    if role in {"entity", "bank"}:
+        return "bank"
+    return "retain" if typed else "log"
+
+
+def _item_text(unit: _Unit) -> str:
+    first = _LIST_ITEM.match(unit.lines[0])
+    head = (first.group(2) or "") if first else unit.lines[0].strip()
+    rest = [ln.strip() for ln in unit.lines[1:]]
+    return "\n".join([head, *rest]).strip()
+
+
+def _emit(unit: _Unit, state: _State) -> None:
+    if unit.kind == "item":
+        text = _item_text(unit)
+        typed_context = unit.retain or state.role in {"core", "entity"}
+        if typed_context and _emit_bullet(unit, text, state):
+            return
+    else:
+        text = "\n".join(ln.rstrip() for ln in unit.lines).strip()
+    if not text:
+        return
+    mentions = mention_names(text)[0] if unit.kind != "code" else []
+    _add(state, unit, "log", text, mentions=mentions)
+
+
+def _add(
+    state: _State,
+    unit: _Unit,
+    kind: Kind,
+    text: str,
+    mentions: list[str] | tuple[str, ...] = (),
+    confidence: float | None = None,
+) -> None:
+    state.blocks.append(
+        Block(
+            id=state.ids.make(kind, text),
+            kind=kind,
+            text=text,
+            line_start=unit.start,
+            line_end=unit.end,
+            origin=_origin(state.role, kind != "log"),
+            heading=unit.heading,
+            mentions=tuple(mentions),
+            confidence=confidence,
+        )
+    )
+
+
+_BANK_DEFAULT: dict[str, Kind] = {
+    "world.md": "world",
+    "experience.md": "experience",
+    "opinions.md": "opinion",
+}
+
+
+def _emit_bullet(unit: _Unit, text: str, state: _State) -> bool:
+    """Emit a typed bullet; False when the item is not one (the caller makes a passage)."""
+    line = unit.start
+    known = _KNOWN_PREFIX.match(text)
+    if known is None:
+        other = _OTHER_PREFIX.match(text)
+        if other is not None:
+            state.warn(
+                line, f"unknown prefix {other.group('p')!r} (use W, B, O or S); indexed as log text"
+            )
+            return False
+        default = (
+            _BANK_DEFAULT.get(PurePosixPath(state.path).name) if state.role == "bank" else None
+        )
+        if state.role == "core":
+            default = "world"
+        if default is None:
+            if unit.retain and state.role == "daily":
+                state.warn(
+                    line, "Retain bullet has no type prefix (W, B, O or S); indexed as log text"
+                )
+            return False
+        kind: Kind = default
+        args, rest = None, text
+    else:
+        kind = PREFIX_KINDS[known.group("p")]
+        args, rest = known.group("args"), text[known.end() :]
+    head = _HEAD.match(rest)
+    assert head is not None  # the pattern can match the empty string
+    body = rest[head.end() :].strip()
+    names, empty = mention_names(text)
+    if empty:
+        state.warn(line, "empty @mention; indexed as log text")
+        return False
+    if not body:
+        state.warn(line, "bullet has no text after its prefix; indexed as log text")
+        return False
+    if known is not None and not head.group(2) and head.group(1).strip():
+        # "W @Peter moved to Lisbon": mentions but no colon; still readable, keep it typed.
+        body = rest.strip()
+    confidence = _confidence(args, kind, state, line)
+    _add(state, unit, kind, body, mentions=names, confidence=confidence)
+    return True
+
+
+def _confidence(args: str | None, kind: Kind, state: _State, line: int) -> float | None:
+    if args is None:
+        return DEFAULT_CONFIDENCE if kind == "opinion" else None
+    m = _CONF.match(args)
+    if kind != "opinion" or m is None:
+        state.warn(line, f"({args}) ignored: only O bullets take a confidence, as O(c=0.8)")
+        return DEFAULT_CONFIDENCE if kind == "opinion" else None
+    raw = m.group(1).rstrip("%")
+    try:
+        value = float(raw) / (100 if m.group(1).endswith("%") else 1)
+    except ValueError:
+        state.warn(line, f"confidence {m.group(1)!r} is not a number; using {DEFAULT_CONFIDENCE}")
+        return DEFAULT_CONFIDENCE
+    if value != value:  # NaN
+        state.warn(line, f"confidence {m.group(1)!r} is not a number; using {DEFAULT_CONFIDENCE}")
+        return DEFAULT_CONFIDENCE
+    clamped = min(1.0, max(0.0, value))
+    if clamped != value:
+        state.warn(line, f"confidence {m.group(1)} is outside [0, 1]; clamped to {clamped}")
+    return clamped

@@ -1,0 +1,103 @@
+"""Named Cypher queries kept in files: ``queries/<stage>/<name>.cypher``.
+
+Each file holds one statement, a ``//`` description line first, and ``$params`` for every
+value. The loader reads the parameter names from the text and refuses a call whose keys
+differ: Kùzu 0.11.3 silently returns unfiltered rows when a referenced ``$param`` is missing
+from an empty dict.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from graphmem.errors import QueryError
+from graphmem.resources import queries_dir
+
+_PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+_STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+_WRITES = re.compile(r"\b(CREATE|MERGE|SET|DELETE|DETACH|REMOVE|COPY|DROP|ALTER)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class NamedQuery:
+    """One query file."""
+
+    name: str
+    description: str
+    text: str
+    params: frozenset[str]
+    writes: bool
+
+    def check(self, given: dict[str, object]) -> None:
+        """Raise :class:`QueryError` unless `given` has exactly this query's parameters."""
+        keys = set(given)
+        if keys != self.params:
+            missing = sorted(self.params - keys)
+            extra = sorted(keys - self.params)
+            parts = []
+            if missing:
+                parts.append("missing " + ", ".join(f"${p}" for p in missing))
+            if extra:
+                parts.append("unknown " + ", ".join(f"${p}" for p in extra))
+            raise QueryError(f"query {self.name}: {'; '.join(parts)}")
+
+
+def strip_comments(text: str) -> str:
+    """Cypher text without ``//`` and ``/* */`` comments (string literals untouched)."""
+    out: list[str] = []
+    pos = 0
+    for m in _STRING.finditer(text):
+        out.append(_COMMENT.sub("", text[pos : m.start()]))
+        out.append(m.group(0))
+        pos = m.end()
+    out.append(_COMMENT.sub("", text[pos:]))
+    return "".join(out)
+
+
+def parameters(text: str) -> frozenset[str]:
+    """The ``$names`` a statement uses, ignoring comments and string literals."""
+    code = _STRING.sub("''", strip_comments(text))
+    return frozenset(_PARAM.findall(code))
+
+
+def load_query(path: Path, name: str) -> NamedQuery:
+    """Read one query file."""
+    text = path.read_text(encoding="utf-8")
+    first = text.lstrip().splitlines()[0] if text.strip() else ""
+    if not first.startswith("//"):
+        raise QueryError(f"{path}: the first line must be a // description")
+    body = strip_comments(text).strip().rstrip(";").strip()
+    if ";" in _STRING.sub("''", body):
+        raise QueryError(f"{path}: one statement per file")
+    return NamedQuery(
+        name=name,
+        description=first[2:].strip(),
+        text=body,
+        params=parameters(body),
+        writes=bool(_WRITES.search(_STRING.sub("''", body))),
+    )
+
+
+@cache
+def catalog(root: Path | None = None) -> dict[str, NamedQuery]:
+    """Every named query under `root` (default: the package's queries/), by name."""
+    base = root or queries_dir()
+    found: dict[str, NamedQuery] = {}
+    for path in sorted(base.rglob("*.cypher")):
+        name = path.relative_to(base).with_suffix("").as_posix()
+        found[name] = load_query(path, name)
+    return found
+
+
+def get(name: str) -> NamedQuery:
+    """The named query, or a :class:`QueryError` listing near names."""
+    queries = catalog()
+    if name not in queries:
+        near = [n for n in queries if n.split("/")[-1] == name.split("/")[-1]]
+        hint = f"; did you mean {', '.join(near)}?" if near else "; see `graphmem query --list`"
+        raise QueryError(f"no query named {name!r}{hint}")
+    return queries[name]

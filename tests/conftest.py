@@ -1,0 +1,52 @@
+"""Shared fixtures: real workspaces in tmp_path, real Kùzu and SQLite underneath."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from graphmem.config import Settings, resolve_settings
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+
+WriteFiles = Callable[[dict[str, str | bytes]], Path]
+
+
+@pytest.fixture
+def make_workspace(tmp_path: Path) -> WriteFiles:
+    """Write {relative path: text or bytes} into a fresh workspace and return its root."""
+    root = tmp_path / "ws"
+
+    def write(files: dict[str, str | bytes]) -> Path:
+        for rel, content in files.items():
+            path = root / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                path.write_bytes(content)
+            else:
+                path.write_text(textwrap.dedent(content).lstrip("\n"), encoding="utf-8")
+        root.mkdir(parents=True, exist_ok=True)
+        return root
+
+    return write
+
+
+def settings_for(root: Path, **overrides: object) -> Settings:
+    """Settings for a test workspace: small buffer pool, no heavy models unless asked."""
+    base: dict[str, object] = {"buffer_pool_mb": 64, "ner_model": None, "embed_model": None}
+    base.update(overrides)
+    return replace(resolve_settings(root, env={}), **base)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def sample(tmp_path: Path) -> Path:
+    """A private copy of fixtures/sample (tests may index and edit it)."""
+    dest = tmp_path / "sample"
+    shutil.copytree(FIXTURES / "sample", dest, ignore=shutil.ignore_patterns(".memory"))
+    return dest
