@@ -1,7 +1,10 @@
-"""The per-file cache in ``.memory/cache.sqlite``: parse results keyed by content hash.
+"""The per-file cache in ``.memory/cache.sqlite``: stage results keyed by content hash.
 
-It is what makes indexing incremental: a file whose bytes did not change is never parsed
-again. The cache is derived data too; deleting it only costs time.
+It is what makes indexing incremental: a file whose bytes did not change is never parsed,
+time-tagged or run through NER again. Each stage stores its own payload under a ``stage``
+name (``parse``, ``times``, ``ner:<model>``, ``mentions``); a payload is valid only for the
+content hash and version it was stored with. The cache is derived data; deleting it only
+costs time.
 """
 
 from __future__ import annotations
@@ -13,17 +16,19 @@ from pathlib import Path
 from typing import Any
 
 _SCHEMA = """
-CREATE TABLE IF NOT EXISTS files (
-  path TEXT PRIMARY KEY,
+CREATE TABLE IF NOT EXISTS stage_cache (
+  path TEXT NOT NULL,
+  stage TEXT NOT NULL,
   content_hash TEXT NOT NULL,
   version TEXT NOT NULL,
-  payload TEXT NOT NULL
+  payload TEXT NOT NULL,
+  PRIMARY KEY (path, stage)
 );
 """
 
 
 class FileCache:
-    """Per-file payloads (JSON) valid for one content hash and one pipeline version."""
+    """Per-file, per-stage JSON payloads valid for one content hash and one version."""
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -32,26 +37,29 @@ class FileCache:
         self.conn.execute("PRAGMA synchronous=NORMAL")
         self.conn.executescript(_SCHEMA)
 
-    def get(self, path: str, content_hash: str, version: str) -> dict[str, Any] | None:
-        """The cached payload, if the file and pipeline are unchanged."""
+    def get(self, path: str, stage: str, content_hash: str, version: str) -> Any | None:
+        """The cached payload, if the file and the stage's version are unchanged."""
         row = self.conn.execute(
-            "SELECT payload FROM files WHERE path = ? AND content_hash = ? AND version = ?",
-            (path, content_hash, version),
+            "SELECT payload FROM stage_cache"
+            " WHERE path = ? AND stage = ? AND content_hash = ? AND version = ?",
+            (path, stage, content_hash, version),
         ).fetchone()
         return json.loads(row[0]) if row else None
 
-    def put(self, path: str, content_hash: str, version: str, payload: dict[str, Any]) -> None:
+    def put(self, path: str, stage: str, content_hash: str, version: str, payload: Any) -> None:
         """Remember `payload` for this file content."""
         self.conn.execute(
-            "INSERT OR REPLACE INTO files (path, content_hash, version, payload) VALUES (?, ?, ?, ?)",
-            (path, content_hash, version, json.dumps(payload, ensure_ascii=False)),
+            "INSERT OR REPLACE INTO stage_cache (path, stage, content_hash, version, payload)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (path, stage, content_hash, version, json.dumps(payload, ensure_ascii=False)),
         )
 
     def retain_only(self, paths: Iterable[str]) -> int:
         """Forget files that are gone; returns how many were forgotten."""
         keep = set(paths)
-        gone = [p for (p,) in self.conn.execute("SELECT path FROM files") if p not in keep]
-        self.conn.executemany("DELETE FROM files WHERE path = ?", [(p,) for p in gone])
+        known = {p for (p,) in self.conn.execute("SELECT DISTINCT path FROM stage_cache")}
+        gone = sorted(known - keep)
+        self.conn.executemany("DELETE FROM stage_cache WHERE path = ?", [(p,) for p in gone])
         return len(gone)
 
     def commit(self) -> None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 
 from graphmem.blocks import Block, ParsedFile
+from graphmem.entities import Mention
 from graphmem.names import slugify
 
 #: Node tables and their columns, in the order of ontology/schema.cypher.
@@ -88,15 +89,6 @@ EVIDENCE_PER_FACT = 5
 
 
 @dataclass(frozen=True)
-class Mention:
-    """An entity a block names: its slug, the surface text, and how it was found."""
-
-    slug: str
-    surface: str
-    how: str  # explicit | gazetteer | speaker | ner
-
-
-@dataclass(frozen=True)
 class BlockExtras:
     """What extraction adds to a block beyond the parser's explicit mentions."""
 
@@ -161,8 +153,26 @@ def _table(block: Block) -> str:
     return "Passage" if block.is_passage else "Fact"
 
 
+def alias_slugs(files: Iterable[ParsedFile]) -> dict[str, str]:
+    """slugify(name or alias) -> the slug of the bank page that declares it.
+
+    ``@nas01`` resolves to ``atlas`` when atlas's page lists nas01 as an alias.
+    """
+    out: dict[str, str] = {}
+    for pf in files:
+        if pf.entity is not None:
+            for name in (pf.entity.name, *pf.entity.aliases):
+                out.setdefault(slugify(name), pf.entity.slug)
+    for pf in files:  # a page's own slug always wins over another page's alias
+        if pf.entity is not None:
+            out[pf.entity.slug] = pf.entity.slug
+    return out
+
+
 def declared_entities(files: Iterable[ParsedFile]) -> dict[str, EntityInfo]:
     """Entities declared by bank pages and explicit ``@mentions``, by slug."""
+    files = list(files)
+    aliases = alias_slugs(files)
     entities: dict[str, EntityInfo] = {}
     surfaces: dict[str, Counter[str]] = defaultdict(Counter)
     for pf in files:
@@ -173,7 +183,8 @@ def declared_entities(files: Iterable[ParsedFile]) -> dict[str, EntityInfo]:
             info.aliases = tuple(dict.fromkeys((*info.aliases, *page.aliases)))
         for block in pf.blocks:
             for name in block.mentions:
-                surfaces[slugify(name)][name] += 1
+                slug = slugify(name)
+                surfaces[aliases.get(slug, slug)][name] += 1
     for slug, counter in surfaces.items():
         if slug in entities:
             extra = [s for s in counter if s.lower() != entities[slug].name.lower() and s != slug]
@@ -203,6 +214,7 @@ def compile_graph(
     known = entities if entities is not None else declared_entities(files)
     # Fresh counters: the caller's entity table is not mutated.
     entities = {slug: replace(e, days=[], mentions=0) for slug, e in known.items()}
+    aliases = alias_slugs(files)
     data = GraphData()
     passages_by_file: dict[str, list[tuple[Block, set[str]]]] = defaultdict(list)
     facts: list[tuple[ParsedFile, Block, set[str]]] = []
@@ -224,7 +236,7 @@ def compile_graph(
         for block in pf.blocks:
             table = _table(block)
             extra = extras.get(block.id, BlockExtras())
-            slugs = _block_mentions(block, extra, entities, data, table)
+            slugs = _block_mentions(block, aliases, extra, entities, data, table)
             for slug in slugs:
                 ent = entities[slug]
                 ent.mentions += 1
@@ -262,6 +274,7 @@ def compile_graph(
 
 def _block_mentions(
     block: Block,
+    aliases: Mapping[str, str],
     extra: BlockExtras,
     entities: dict[str, EntityInfo],
     data: GraphData,
@@ -269,10 +282,11 @@ def _block_mentions(
 ) -> set[str]:
     found: dict[str, str] = {}
     for name in block.mentions:
-        found.setdefault(slugify(name), "explicit")
+        slug = slugify(name)
+        found.setdefault(aliases.get(slug, slug), "explicit")
     for m in extra.mentions:
         if m.slug in entities:
-            found.setdefault(m.slug, m.how)
+            found.setdefault(m.slug, m.source)
     for slug, how in found.items():
         data.add_rel("MENTIONS", (table, block.id), ("Entity", slug), how=how)
     return set(found)

@@ -21,6 +21,7 @@ from graphmem.compile import SourceInfo, compile_graph
 from graphmem.config import Settings
 from graphmem.db import Graph, schema_hash
 from graphmem.errors import WorkspaceError
+from graphmem.extract import Extractor, extract
 from graphmem.load import load_graph
 from graphmem.parser import parse
 from graphmem.store import CACHE, Store
@@ -94,11 +95,14 @@ def index_workspace(
         try:
             parsed, reparsed, warnings = _parse_all(files, cache, settings, force, progress)
             removed = cache.retain_only(f.path for f in files)
+            hashes = {f.path: f.content_hash for f in files}
+            extractor = Extractor(cache, hashes, settings.ner_model, force=force)
+            extraction = extract(parsed, extractor, progress)
             cache.commit()
         finally:
             cache.close()
         sources = {f.path: SourceInfo(f.path, f.content_hash, f.size) for f in files}
-        data = compile_graph(parsed, sources)
+        data = compile_graph(parsed, sources, extraction.extras, extraction.entities)
         gen = store.new_generation()
         if progress:
             progress("graph", 0, 1)
@@ -109,7 +113,7 @@ def index_workspace(
             progress("graph", 1, 1)
         all_warnings = tuple(notices) + tuple(warnings)
         counts = data.counts()
-        degraded: tuple[str, ...] = ()
+        degraded: tuple[str, ...] = extraction.notices
         elapsed = time.perf_counter() - started
         store.publish(
             gen,
@@ -150,7 +154,11 @@ def _parse_all(
     for i, source in enumerate(files):
         if progress:
             progress("parse", i, len(files))
-        cached = None if force else cache.get(source.path, source.content_hash, PIPELINE_VERSION)
+        cached = (
+            None
+            if force
+            else cache.get(source.path, "parse", source.content_hash, PIPELINE_VERSION)
+        )
         if cached is not None:
             pf = ParsedFile.from_json(cached)
         else:
@@ -169,7 +177,7 @@ def _parse_all(
                     entity=pf.entity,
                     warnings=tuple(read_notices) + pf.warnings,
                 )
-            cache.put(source.path, source.content_hash, PIPELINE_VERSION, pf.to_json())
+            cache.put(source.path, "parse", source.content_hash, PIPELINE_VERSION, pf.to_json())
             reparsed += 1
         parsed.append(pf)
         warnings.extend(pf.warnings)

@@ -37,7 +37,9 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 _DAILY_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[-_ ].*)?\.md$", re.IGNORECASE)
 _KNOWN_PREFIX = re.compile(r"^(?P<p>[WBOS])(?:\((?P<args>[^)]*)\))?(?=[\s:@]|$)")
 _OTHER_PREFIX = re.compile(r"^(?P<p>[A-Za-z])(?:\((?P<args>[^)]*)\))?(?=\s*[:@]|\()")
-_MENTION = re.compile(r"(?<![\w.@])@([^\s@:;,()\[\]{}<>!?\"'`]*)")
+#: ``@Name`` (letters, digits, ``_``, ``-``, ``'``, inner dots). ``@scope/pkg`` (an npm
+#: package) and ``a@b.com`` are not mentions; a bare ``@`` is an empty mention.
+_MENTION = re.compile(r"(?<![\w.@/])@((?:[\w'’-]|\.(?=\w))*)(?![\w/@])")
 _HEAD = re.compile(r"^\s*((?:@[^\s:]*\s*)*)(:)?\s*")
 _CONF = re.compile(r"^\s*c\s*=\s*(.*?)\s*$", re.IGNORECASE)
 _ALIASES_LINE = re.compile(r"^\s*(?:\*\*)?aliases(?:\*\*)?\s*:\s*(?:\*\*)?\s*(.*)$", re.IGNORECASE)

@@ -1,0 +1,264 @@
+"""The extraction stage: entities and times for every block, cached per file.
+
+Per file, and cached by content hash: time expressions (dateparser-backed, relative to the
+file's day) and spaCy NER spans (the expensive part, batched with ``nlp.pipe``). Across the
+workspace, every run: the entity table (bank pages, explicit ``@mentions``, and NER names
+seen in two independent files), then gazetteer matching of every block against it — cached
+per file too, keyed by a hash of the gazetteer, so an unchanged entity table costs nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from graphmem.blocks import Block, ParsedFile
+from graphmem.cache import FileCache
+from graphmem.compile import BlockExtras, EntityInfo, alias_slugs, declared_entities
+from graphmem.entities import (
+    Gazetteer,
+    KnownEntity,
+    Mention,
+    NerModel,
+    find_mentions,
+    promote_ner,
+    speakers,
+)
+from graphmem.names import slugify
+from graphmem.timex import TimeSpan, extract_times
+
+#: Bump when time tagging or mention finding changes what a file yields.
+EXTRACT_VERSION = "1"
+#: NER runs over this many characters of a block at most (a pasted log is not prose).
+NER_MAX_CHARS = 2000
+
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """What the stage hands to the compiler."""
+
+    extras: dict[str, BlockExtras]
+    entities: dict[str, EntityInfo]
+    notices: tuple[str, ...] = ()
+
+
+def validity(
+    spans: Sequence[TimeSpan], day: date | None, kind: str
+) -> tuple[date | None, date | None]:
+    """The validity interval a block's text states, else (its day, open).
+
+    A range ("Nov 27–Dec 1, 2025") bounds both ends; "since August" opens at its start. For a
+    world fact a single date marks when the state began ("moved to Lisbon in March"); for an
+    event (experience, observation, log text) it is when the event happened.
+    """
+    if not spans:
+        return day, None
+    span = spans[0]
+    if span.granularity == "range":
+        return span.start, span.end
+    if span.granularity == "open" or kind == "world":
+        return span.start, None
+    return span.start, span.end
+
+
+def _known(entities: dict[str, EntityInfo]) -> list[KnownEntity]:
+    return [KnownEntity(e.slug, e.name, tuple(e.aliases), e.kind) for e in entities.values()]
+
+
+def _gazetteer_key(known: list[KnownEntity]) -> str:
+    rows = sorted((k.slug, k.name, sorted(k.aliases)) for k in known)
+    return hashlib.sha256(json.dumps(rows, ensure_ascii=False).encode()).hexdigest()[:16]
+
+
+def _mention_json(m: Mention) -> list[object]:
+    return [m.slug, m.surface, m.start, m.end, m.source, m.label]
+
+
+def _mention(row: list[object]) -> Mention:
+    slug, surface, start, end, source, label = row
+    return Mention(str(slug), str(surface), int(start), int(end), str(source), label)  # type: ignore[call-overload, arg-type]
+
+
+class Extractor:
+    """Runs the stage over parsed files, reading and filling the per-file cache."""
+
+    def __init__(
+        self, cache: FileCache, hashes: dict[str, str], ner_model: str | None, force: bool = False
+    ) -> None:
+        self.cache = cache
+        self.hashes = hashes
+        self.ner_model = ner_model
+        self.ner_stage = f"ner:{ner_model}"
+        self.force = force
+        self.notices: list[str] = []
+        self._ner: NerModel | None = None
+        self._ner_tried = False
+
+    def _ner_model(self) -> NerModel | None:
+        """Load the spaCy pipeline on first need (most incremental runs never need it)."""
+        if not self._ner_tried:
+            self._ner_tried = True
+            self._ner, notice = NerModel.load(self.ner_model)
+            if notice:
+                self.notices.append(notice)
+        return self._ner
+
+    def _get(self, path: str, stage: str) -> object | None:
+        if self.force:
+            return None
+        return self.cache.get(path, stage, self.hashes[path], EXTRACT_VERSION)
+
+    def _put(self, path: str, stage: str, payload: object) -> None:
+        self.cache.put(path, stage, self.hashes[path], EXTRACT_VERSION, payload)
+
+    def times(self, pf: ParsedFile) -> dict[str, tuple[date | None, date | None]]:
+        """Validity per block id of one file."""
+        cached = self._get(pf.path, "times")
+        if cached is None:
+            payload = {}
+            for block in pf.blocks:
+                spans = extract_times(block.text, pf.day)
+                start, end = validity(spans, pf.day, block.kind)
+                payload[block.id] = [_iso(start), _iso(end)]
+            self._put(pf.path, "times", payload)
+            cached = payload
+        assert isinstance(cached, dict)
+        return {bid: (_day(v[0]), _day(v[1])) for bid, v in cached.items()}
+
+    def ner_spans(
+        self, files: Sequence[ParsedFile], progress: Progress | None
+    ) -> dict[str, list[Mention]]:
+        """NER mentions per block id (empty when NER is off)."""
+        if self.ner_model is None:
+            self.notices.append(
+                "NER off (ner_model is none): entities come from names you declared"
+            )
+            return {}
+        out: dict[str, list[Mention]] = {}
+        todo: list[ParsedFile] = []
+        for pf in files:
+            cached = self._get(pf.path, self.ner_stage)
+            if cached is None:
+                todo.append(pf)
+                continue
+            assert isinstance(cached, dict)
+            out.update({bid: [_mention(r) for r in rows] for bid, rows in cached.items()})
+        blocks: list[tuple[ParsedFile, Block]] = [
+            (pf, b) for pf in todo for b in pf.blocks if not b.text.lstrip().startswith("```")
+        ]
+        if not todo:
+            return out
+        model = self._ner_model()
+        if model is None:
+            return out
+        found = model.extract_many([b.text[:NER_MAX_CHARS] for _, b in blocks]) if blocks else []
+        per_file: dict[str, dict[str, list[list[object]]]] = {pf.path: {} for pf in todo}
+        for (pf, block), mentions in zip(blocks, found, strict=True):
+            if mentions:
+                out[block.id] = mentions
+                per_file[pf.path][block.id] = [_mention_json(m) for m in mentions]
+        for path, payload in per_file.items():
+            self._put(path, self.ner_stage, payload)
+        if progress:
+            progress("ner", len(todo), len(todo))
+        return out
+
+    def mentions(
+        self, pf: ParsedFile, gazetteer: Gazetteer, key: str, ner: dict[str, list[Mention]]
+    ) -> dict[str, list[Mention]]:
+        """Gazetteer + speaker + NER mentions per block id, cached per gazetteer."""
+        stage = f"mentions:{key}"
+        cached = self._get(pf.path, stage)
+        if cached is None:
+            payload = {}
+            for block in pf.blocks:
+                found = find_mentions(block.text, gazetteer, ner.get(block.id))
+                if found:
+                    payload[block.id] = [_mention_json(m) for m in found]
+            self._put(pf.path, stage, payload)
+            cached = payload
+        assert isinstance(cached, dict)
+        return {bid: [_mention(r) for r in rows] for bid, rows in cached.items()}
+
+
+def extract(
+    files: Sequence[ParsedFile], extractor: Extractor, progress: Progress | None = None
+) -> Extraction:
+    """Entities, mentions and validity for every block of `files`."""
+    entities = declared_entities(files)
+    gazetteer = Gazetteer.build(_known(entities))
+    for slug, info in speaker_entities(files).items():
+        if slug not in entities and gazetteer.resolve(info.name) is None:
+            entities[slug] = info
+    gazetteer = Gazetteer.build(_known(entities))
+    ner = extractor.ner_spans(files, progress)
+    # NER names nobody declared: promoted after two independent files mention them.
+    candidates: list[tuple[Mention, str]] = []
+    block_file = {b.id: pf.path for pf in files for b in pf.blocks}
+    for block_id, mentions in ner.items():
+        for m in mentions:
+            if _plausible_name(m.surface) and gazetteer.resolve(m.surface) is None:
+                candidates.append((m, block_file.get(block_id, "")))
+    aliases = alias_slugs(files)
+    for slug, promoted in promote_ner(candidates).items():
+        if slug not in entities and slug not in aliases:
+            entities[slug] = EntityInfo(slug, promoted.name, kind=promoted.kind, declared=False)
+    known = _known(entities)
+    gazetteer = Gazetteer.build(known)
+    key = _gazetteer_key(known)
+    extras: dict[str, BlockExtras] = {}
+    for i, pf in enumerate(files):
+        if progress:
+            progress("extract", i, len(files))
+        times = extractor.times(pf)
+        mentions = extractor.mentions(pf, gazetteer, key, ner)
+        for block in pf.blocks:
+            found = tuple(m for m in mentions.get(block.id, ()) if m.slug in entities)
+            start, end = times.get(block.id, (pf.day, None))
+            spoken = next((m for m in found if m.source == "speaker"), None)
+            extras[block.id] = BlockExtras(
+                mentions=found,
+                valid_from=start,
+                valid_to=end,
+                speaker=spoken.surface if spoken else None,
+            )
+    if progress:
+        progress("extract", len(files), len(files))
+    return Extraction(extras=extras, entities=entities, notices=tuple(extractor.notices))
+
+
+def speaker_entities(files: Sequence[ParsedFile]) -> dict[str, EntityInfo]:
+    """Chat speakers as entities (a speaker is named by the line, so it counts as declared)."""
+    out: dict[str, EntityInfo] = {}
+    for pf in files:
+        for block in pf.blocks:
+            for m in speakers(block.text):
+                slug = slugify(m.surface)
+                if slug and slug not in out:
+                    out[slug] = EntityInfo(slug, m.surface, kind="person", declared=True)
+    return out
+
+
+def _plausible_name(surface: str) -> bool:
+    """Keep NER's code-like and acronym guesses out of the entity table.
+
+    In technical logs the model tags error codes and acronyms (ECONNRESET, API, UI) and
+    host names (atlas.castle.lan) as ORG or PERSON; a declared name still matches them.
+    """
+    words = surface.split()
+    if len(words) == 1 and surface.isupper():
+        return False
+    return not any(ch in surface for ch in "./\\_=:#@<>{}[]()")
+
+
+def _iso(value: date | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def _day(value: str | None) -> date | None:
+    return date.fromisoformat(value) if value else None
