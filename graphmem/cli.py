@@ -287,6 +287,112 @@ def query(
     typer.echo(render_rows(result.columns, result.rows, fmt))
 
 
+def _day_option(value: str | None, now: date, name: str, *, end: bool = False) -> date | None:
+    from graphmem.timex import parse_window
+
+    if value is None:
+        return None
+    try:
+        return parse_window(value, now, end=end)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint=name) from None
+
+
+def _now(value: str | None) -> date:
+    if value is None:
+        return date.today()
+    try:
+        return date.fromisoformat(value[:10])
+    except ValueError:
+        raise typer.BadParameter(
+            f"{value!r} is not an ISO date (YYYY-MM-DD)", param_hint="--now"
+        ) from None
+
+
+KINDS = ("world", "experience", "observation", "opinion", "log")
+
+
+@app.command()
+@guarded
+def recall(
+    question: Annotated[str, typer.Argument(help="What you want to remember, in plain words.")],
+    k: Annotated[int, typer.Option("--k", min=1, max=1000, help="How many results.")] = 10,
+    since: Annotated[
+        str | None,
+        typer.Option(help="Only from this day on: 30d, 2w, 6m, 1y, yesterday or YYYY-MM-DD."),
+    ] = None,
+    until: Annotated[
+        str | None, typer.Option(help="Only up to this day (same forms as --since).")
+    ] = None,
+    as_of: Annotated[
+        str | None,
+        typer.Option("--as-of", help="What was true on this day: superseded facts are left out."),
+    ] = None,
+    kind: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--kind", help="Only these kinds: world, experience, observation, opinion, log."
+        ),
+    ] = None,
+    budget: Annotated[
+        int | None, typer.Option(min=1, help="Pack results until about this many tokens.")
+    ] = None,
+    now: Annotated[
+        str | None, typer.Option(help="Reference date for relative times (default: today).")
+    ] = None,
+    preset: Annotated[
+        str, typer.Option(help="Recall preset: default, lexical, precise, broad.")
+    ] = "default",
+    json_out: JsonOpt = False,
+) -> None:
+    """Find the memories that answer a question, with exact sources."""
+    from graphmem.recall import RecallOptions
+    from graphmem.recall import recall as run_recall
+    from graphmem.recall_config import preset as get_preset
+
+    today = _now(now)
+    kinds = frozenset(kind) if kind else None
+    if kinds and not kinds <= set(KINDS):
+        raise typer.BadParameter(f"choose from {', '.join(KINDS)}", param_hint="--kind")
+    try:
+        config = get_preset(preset)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--preset") from None
+    options = RecallOptions(
+        k=k,
+        now=today,
+        since=_day_option(since, today, "--since"),
+        until=_day_option(until, today, "--until", end=True),
+        as_of=_day_option(as_of, today, "--as-of", end=True),
+        kinds=kinds,
+        budget=budget,
+        config=config,
+    )
+    result = run_recall(settings(), question, options)
+    for notice in result.notices:
+        typer.echo(f"notice: {notice}", err=True)
+    if json_out:
+        typer.echo(json.dumps([p.to_dict() for p in result.packets], ensure_ascii=False, indent=2))
+        return
+    rows = [
+        [
+            i,
+            f"{p.score:.3f}",
+            p.kind,
+            p.timestamp or "",
+            p.source,
+            (f"[c={p.confidence:.2f}] " if p.confidence is not None else "") + p.content,
+            ", ".join(p.entities),
+        ]
+        for i, p in enumerate(result.packets, start=1)
+    ]
+    typer.echo(
+        render_table(
+            ["#", "score", "kind", "when", "source", "content", "entities"], rows, width=70
+        )
+    )
+
+
 def main() -> None:
     """Entry point of the ``graphmem`` script."""
     app()

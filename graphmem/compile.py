@@ -80,6 +80,7 @@ REL_COLUMNS: dict[str, tuple[str, ...]] = {
     "CONTRADICTS": ("weight", "day", "reason"),
     "EVIDENCE": ("how",),
     "SUPERSEDES": ("day", "cue"),
+    "NEXT": (),
     "IN": (),
 }
 
@@ -132,6 +133,9 @@ class GraphData:
     rels: dict[tuple[str, str, str], list[dict[str, object]]] = field(
         default_factory=lambda: defaultdict(list)
     )
+    #: What the seed index searches for each fact, opinion and passage: its text, led by
+    #: the names of the entities a bullet's ``@Name:`` head mentions.
+    seed_text: dict[str, str] = field(default_factory=dict)
 
     def add_rel(
         self, rel: str, src: tuple[str, str], dst: tuple[str, str], **props: object
@@ -243,12 +247,16 @@ def compile_graph(
                 if pf.day:
                     ent.days.append(pf.day)
             data.nodes[table].append(_node_row(pf, block, extra))
+            data.seed_text[block.id] = _seed_text(block, entities)
             data.add_rel("IN", (table, block.id), ("Source", pf.path))
             if block.kind == "opinion":
                 for slug in slugs:
                     data.add_rel("ABOUT", ("Opinion", block.id), ("Entity", slug))
             if block.is_passage:
-                passages_by_file[pf.path].append((block, slugs))
+                previous = passages_by_file[pf.path]
+                if previous:
+                    data.add_rel("NEXT", ("Passage", previous[-1][0].id), ("Passage", block.id))
+                previous.append((block, slugs))
             else:
                 facts.append((pf, block, slugs))
 
@@ -290,6 +298,19 @@ def _block_mentions(
     for slug, how in found.items():
         data.add_rel("MENTIONS", (table, block.id), ("Entity", slug), how=how)
     return set(found)
+
+
+def _seed_text(block: Block, entities: Mapping[str, EntityInfo]) -> str:
+    if block.is_passage or not block.mentions:
+        return block.text
+    lowered = block.text.casefold()
+    names = []
+    for name in block.mentions:
+        info = entities.get(slugify(name))
+        shown = info.name if info else name
+        if shown.casefold() not in lowered:
+            names.append(shown)
+    return f"{', '.join(names)}: {block.text}" if names else block.text
 
 
 def _node_row(pf: ParsedFile, block: Block, extra: BlockExtras) -> dict[str, object]:

@@ -24,6 +24,7 @@ from graphmem.errors import WorkspaceError
 from graphmem.extract import Extractor, extract
 from graphmem.load import load_graph
 from graphmem.parser import parse
+from graphmem.seedstage import build_seeds
 from graphmem.store import CACHE, Store
 from graphmem.workspace import SourceFile, discover, read_text
 
@@ -111,9 +112,10 @@ def index_workspace(
         (gen.path / "load").rmdir()
         if progress:
             progress("graph", 1, 1)
+        embedded, embed_notice = build_seeds(settings, data, gen.seeds, progress)
         all_warnings = tuple(notices) + tuple(warnings)
         counts = data.counts()
-        degraded: tuple[str, ...] = extraction.notices
+        degraded = extraction.notices + ((embed_notice,) if embed_notice else ())
         elapsed = time.perf_counter() - started
         store.publish(
             gen,
@@ -126,6 +128,7 @@ def index_workspace(
                 "degraded": list(degraded),
                 "seconds": round(elapsed, 3),
                 "reparsed": reparsed,
+                "embedded": embedded,
             },
         )
         return IndexReport(

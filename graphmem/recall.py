@@ -1,0 +1,353 @@
+"""Recall: hybrid seeds expanded through the graph, filtered in time, returned as packets.
+
+1. Understand the question: entities (gazetteer, so aliases work), time, kind hints.
+2. Seeds from three channels: lexical (FTS5 bm25 over an OR of content words), vector
+   (sqlite-vec over MiniLM embeddings) and entity (facts and opinions about the question's
+   entities, capped per entity), fused by weighted reciprocal rank (see
+   :mod:`graphmem.fusion`).
+3. Graph expansion from the best seeds along NEXT (reading-order neighbours) and EVIDENCE,
+   each expanded node inheriting a fraction of its parent's score.
+4. Time: ``--since``/``--until``/``--as-of`` filter hard (``--as-of`` keeps superseded facts
+   out); a time the question names boosts what falls inside it; recency only breaks
+   near-ties (at most +-5%, evergreen files none).
+5. Boosts for items that mention (or are spoken by) the question's entities and for the
+   hinted kind; MMR so near-identical notes do not fill the top k; packets within a budget.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+import numpy as np
+
+from graphmem.config import Settings
+from graphmem.db import Graph
+from graphmem.entities import Gazetteer, KnownEntity
+from graphmem.errors import NotIndexedError
+from graphmem.fusion import jaccard_matrix, mmr, recency_factor, rrf, score_fusion
+from graphmem.packets import Packet, RecallResult, source_ref, timestamp, within_budget
+from graphmem.recall_config import RecallConfig
+from graphmem.seeds import SeedIndex
+from graphmem.store import Generation, Store
+from graphmem.understand import QueryPlan, understand
+
+KINDS = ("world", "experience", "observation", "opinion", "log")
+
+
+@dataclass(frozen=True)
+class RecallOptions:
+    """What one recall call asks for."""
+
+    k: int = 10
+    now: date = field(default_factory=date.today)
+    since: date | None = None
+    until: date | None = None
+    as_of: date | None = None
+    kinds: frozenset[str] | None = None
+    budget: int | None = None
+    config: RecallConfig = field(default_factory=RecallConfig)
+
+
+@dataclass
+class _Item:
+    id: str
+    table: str
+    row: dict[str, Any]
+    score: float = 0.0
+    via: list[str] = field(default_factory=list)
+    entities: list[tuple[str, str, str]] = field(default_factory=list)  # slug, name, how
+
+    @property
+    def kind(self) -> str:
+        if self.table == "Opinion":
+            return "opinion"
+        if self.table == "Passage":
+            return "log"
+        return str(self.row["kind"])
+
+
+class Recaller:
+    """An open index (graph + seeds + models) answering many questions.
+
+    Opening costs a few hundred milliseconds (the embedding model dominates); reuse one
+    instance for many questions (the benchmark and the MCP server do).
+    """
+
+    def __init__(self, settings: Settings, generation: Generation | None = None) -> None:
+        gen = generation or Store(settings.memory_dir).current()
+        if gen is None:
+            raise NotIndexedError(str(settings.workspace))
+        self.settings = settings
+        self.generation = gen
+        self.graph = Graph(gen.graph, read_only=True, buffer_pool_mb=settings.buffer_pool_mb)
+        self.seeds = SeedIndex.open(gen.seeds)
+        self.notices: list[str] = []
+        self._embedder: Any = None
+        self._embedder_loaded = False
+        self.gazetteer = self._gazetteer()
+
+    def close(self) -> None:
+        """Release the database handles."""
+        self.seeds.close()
+        self.graph.close()
+
+    def __enter__(self) -> Recaller:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _gazetteer(self) -> Gazetteer:
+        rows = self.graph.run("entity/list").dicts()
+        return Gazetteer.build(
+            KnownEntity(r["slug"], r["name"], tuple(r["aliases"] or ()), r["kind"]) for r in rows
+        )
+
+    def embedder(self) -> Any:
+        """The query embedder, loaded on first use; None (with a notice) when unavailable."""
+        if not self._embedder_loaded:
+            self._embedder_loaded = True
+            if getattr(self.seeds, "backend", "none") == "none":
+                self.notices.append("embeddings off in this index: lexical + graph recall only")
+            else:
+                from graphmem.embed import load_embedder
+
+                self._embedder, notice = load_embedder(
+                    self.settings.embed_model, self.settings.memory_dir / "models"
+                )
+                if notice:
+                    self.notices.append(notice)
+        return self._embedder
+
+    # ------------------------------------------------------------------ the pipeline
+
+    def recall(self, question: str, options: RecallOptions | None = None) -> RecallResult:
+        """The best packets for `question`."""
+        opts = options or RecallOptions()
+        cfg = opts.config
+        started = time.perf_counter()
+        plan = understand(question, self.gazetteer, opts.now)
+        channels = self._channels(question, plan, opts)
+        if cfg.fusion == "score":
+            fused = score_fusion(channels, cfg.weights)
+        else:
+            fused = rrf(channels, cfg.weights, cfg.rrf_k)
+        via: dict[str, list[str]] = defaultdict(list)
+        for name, ranked in channels.items():
+            for rank, (item, _) in enumerate(ranked, start=1):
+                via[item].append(f"{name}#{rank}")
+        scores = dict(fused)
+        self._expand(scores, via, cfg, started)
+        items = self._load(scores, via)
+        superseded = self._supersession(items)
+        ranked = self._rank(items, superseded, plan, opts)
+        picked = self._diversify(ranked, opts.k, cfg)
+        packets = self._packets(picked, superseded)
+        return RecallResult(
+            packets=within_budget(packets, opts.budget),
+            entities=plan.entities,
+            time=f"{plan.time.start}..{plan.time.end}" if plan.time else None,
+            kinds=tuple(sorted(plan.kinds)),
+            notices=tuple(self.notices),
+        )
+
+    def _channels(
+        self, question: str, plan: QueryPlan, opts: RecallOptions
+    ) -> dict[str, list[tuple[str, float]]]:
+        cfg = opts.config
+        kinds = set(opts.kinds) if opts.kinds else None
+        channels: dict[str, list[tuple[str, float]]] = {
+            "lexical": self.seeds.lexical(question, cfg.lexical_k, kinds)
+        }
+        if cfg.weights.get("vector", 0) > 0 and (embedder := self.embedder()) is not None:
+            qvec = np.asarray(embedder.embed([question]), dtype=np.float32)[0]
+            channels["vector"] = self.seeds.vector(qvec, cfg.vector_k, kinds)
+        if plan.entities and cfg.weights.get("entity", 0) > 0:
+            entity: list[tuple[str, float]] = []
+            seen: set[str] = set()
+            for slug in plan.entities:
+                rows = self.graph.run(
+                    "recall/entity_items", slugs=[slug], limit=cfg.per_entity_cap
+                ).rows
+                for item_id, _, _ in rows:
+                    if item_id not in seen:
+                        seen.add(item_id)
+                        entity.append((item_id, 1.0))
+            channels["entity"] = entity[: cfg.entity_k]
+        return channels
+
+    def _expand(
+        self,
+        scores: dict[str, float],
+        via: dict[str, list[str]],
+        cfg: RecallConfig,
+        started: float,
+    ) -> None:
+        """Add reading-order neighbours and evidence of the best seeds, with damped scores."""
+        top = [i for i, _ in sorted(scores.items(), key=lambda kv: -kv[1])[: cfg.expand_top]]
+        if not top:
+            return
+        parent = {i: scores[i] for i in top}
+        if cfg.neighbor_weight > 0:
+            for src, nb in self.graph.run("recall/neighbors", ids=top).rows:
+                value = parent[src] * cfg.neighbor_weight
+                if value > scores.get(nb, 0.0):
+                    scores[nb] = value
+                via[nb].append(f"next-to:{src}")
+        if (time.perf_counter() - started) * 1000 > cfg.time_budget_ms:
+            return
+        if cfg.evidence_weight > 0:
+            for claim, passage, how in self.graph.run("recall/evidence", ids=top).rows:
+                for src, dst in ((claim, passage), (passage, claim)):
+                    if src in parent:
+                        value = parent[src] * cfg.evidence_weight
+                        if value > scores.get(dst, 0.0):
+                            scores[dst] = value
+                        via[dst].append(f"evidence({how}):{src}")
+
+    def _load(self, scores: dict[str, float], via: dict[str, list[str]]) -> dict[str, _Item]:
+        ids = list(scores)
+        items: dict[str, _Item] = {}
+        for table, query in (
+            ("Fact", "recall/facts_by_ids"),
+            ("Opinion", "recall/opinions_by_ids"),
+            ("Passage", "recall/passages_by_ids"),
+        ):
+            for row in self.graph.run(query, ids=ids).dicts():
+                items[row["id"]] = _Item(row["id"], table, row, scores[row["id"]], via[row["id"]])
+        for item_id, slug, name, how in self.graph.run("recall/node_entities", ids=ids).rows:
+            if item_id in items:
+                items[item_id].entities.append((slug, name, how))
+        return items
+
+    def _supersession(self, items: dict[str, _Item]) -> dict[str, tuple[str, date | None]]:
+        """older id -> (newer id, day of the newer statement)."""
+        claims = [i for i, it in items.items() if it.table != "Passage"]
+        if not claims:
+            return {}
+        out: dict[str, tuple[str, date | None]] = {}
+        for newer, older, day, _ in self.graph.run("recall/supersedes", ids=claims).rows:
+            out[older] = (newer, day)
+        return out
+
+    def _rank(
+        self,
+        items: dict[str, _Item],
+        superseded: dict[str, tuple[str, date | None]],
+        plan: QueryPlan,
+        opts: RecallOptions,
+    ) -> list[_Item]:
+        cfg = opts.config
+        wanted = set(plan.entities)
+        kept: list[_Item] = []
+        for item in items.values():
+            row = item.row
+            day: date | None = row.get("day")
+            if opts.kinds and item.kind not in opts.kinds:
+                continue
+            if (opts.since or opts.until) and day is None:
+                continue
+            if opts.since and day is not None and day < opts.since:
+                continue
+            if opts.until and day is not None and day > opts.until:
+                continue
+            if opts.as_of and not _valid_at(item, superseded, opts.as_of):
+                continue
+            score = item.score
+            slugs = {slug for slug, _, _ in item.entities}
+            if wanted & slugs:
+                score *= 1 + cfg.entity_boost
+                spoken = {s for s, _, how in item.entities if how == "speaker"}
+                if wanted & spoken:
+                    score *= 1 + cfg.speaker_boost
+            if item.kind in plan.kinds:
+                score *= 1 + cfg.kind_boost
+            if plan.time is not None and day is not None:
+                start = row.get("valid_from") or day
+                end = row.get("valid_to") or (day if item.table != "Fact" else None)
+                inside = start <= plan.time.end and (end is None or end >= plan.time.start)
+                score *= (1 + cfg.time_boost) if inside else cfg.time_penalty
+            if item.id in superseded and opts.as_of is None:
+                score *= cfg.superseded_penalty
+            score *= recency_factor(day, opts.now, cfg.recency, cfg.recency_days)
+            item.score = score
+            kept.append(item)
+        kept.sort(
+            key=lambda it: (-it.score, it.row.get("path") or "", it.row.get("line_start") or 0)
+        )
+        return kept
+
+    def _diversify(self, ranked: list[_Item], k: int, cfg: RecallConfig) -> list[_Item]:
+        if cfg.mmr_lambda >= 1.0 and cfg.duplicate_similarity >= 1.0:
+            return ranked[:k]
+        pool = ranked[: min(len(ranked), max(k + 20, int(k * 1.2)), 150)]
+        sim = jaccard_matrix([str(it.row.get("text") or "") for it in pool])
+        chosen = mmr(
+            [(it.id, it.score) for it in pool], sim, k, cfg.mmr_lambda, cfg.duplicate_similarity
+        )
+        by_id = {it.id: it for it in pool}
+        return [by_id[i] for i, _ in chosen]
+
+    def _packets(
+        self, picked: list[_Item], superseded: dict[str, tuple[str, date | None]]
+    ) -> list[Packet]:
+        opinions = [it.id for it in picked if it.table == "Opinion"]
+        evidence: dict[str, list[str]] = defaultdict(list)
+        if opinions:
+            for opinion, ev, relation, _, _ in self.graph.run(
+                "recall/opinion_evidence", ids=opinions
+            ).rows:
+                evidence[opinion].append(f"{relation.lower()}:{ev}")
+            for claim, passage, _ in self.graph.run("recall/evidence", ids=opinions).rows:
+                if claim in evidence or claim in opinions:
+                    evidence[claim].append(passage)
+        packets = []
+        for it in picked:
+            row = it.row
+            day = row.get("day")
+            packets.append(
+                Packet(
+                    id=it.id,
+                    kind=it.kind,
+                    content=str(row.get("text") or ""),
+                    source=source_ref(row["path"], row["line_start"], row["line_end"]),
+                    score=it.score,
+                    timestamp=timestamp(day, row.get("valid_from"), row.get("valid_to")),
+                    entities=tuple(dict.fromkeys(name for _, name, _ in it.entities)),
+                    confidence=row.get("confidence"),
+                    evidence=tuple(evidence.get(it.id, ())),
+                    via=tuple(dict.fromkeys(it.via)),
+                    superseded_by=superseded[it.id][0] if it.id in superseded else None,
+                    valid_from=row.get("valid_from"),
+                    valid_to=row.get("valid_to"),
+                )
+            )
+        return packets
+
+
+def _valid_at(item: _Item, superseded: dict[str, tuple[str, date | None]], when: date) -> bool:
+    """Was this item true (facts) or already said (everything else) on `when`?"""
+    row = item.row
+    day = row.get("day")
+    if day is not None and day > when:
+        return False
+    start = row.get("valid_from") or day
+    if item.table != "Fact":
+        return start is None or start <= when
+    end = row.get("valid_to")
+    if start is not None and start > when:
+        return False
+    if end is not None and end < when:
+        return False
+    newer = superseded.get(item.id)
+    return not (newer is not None and newer[1] is not None and newer[1] <= when)
+
+
+def recall(settings: Settings, question: str, options: RecallOptions | None = None) -> RecallResult:
+    """One-shot recall (opens and closes the index)."""
+    with Recaller(settings) as recaller:
+        return recaller.recall(question, options)

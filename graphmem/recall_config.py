@@ -1,0 +1,74 @@
+"""Recall configuration as data: one frozen object, with named presets.
+
+Every number that shapes ranking lives here, so a preset can be compared against another
+on the benchmark without touching code, and tests can pin behaviour to explicit values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+
+@dataclass(frozen=True)
+class RecallConfig:
+    """How recall finds, expands, scores and trims candidates."""
+
+    #: Seeds taken from each channel before fusion (the per-channel cap).
+    lexical_k: int = 60
+    vector_k: int = 60
+    entity_k: int = 40
+    #: Weight of each channel in the fusion.
+    weights: dict[str, float] = field(
+        default_factory=lambda: {"lexical": 1.0, "vector": 1.0, "entity": 0.5}
+    )
+    #: "rrf": sum of weight / (rrf_k + rank); "score": sum of weight * normalised score.
+    fusion: str = "rrf"
+    rrf_k: int = 60
+    #: Graph expansion: how many of the best fused seeds expand, and what an expanded node
+    #: inherits of its parent's score (reading-order neighbours, evidence links).
+    expand_top: int = 20
+    neighbor_weight: float = 0.35
+    evidence_weight: float = 0.5
+    #: Facts an entity pulls in through the entity channel, per entity (hub control).
+    per_entity_cap: int = 15
+    #: Multiplicative boosts.
+    entity_boost: float = 0.30  # the item mentions an entity the question names
+    speaker_boost: float = 0.15  # ... and that entity is the item's speaker
+    kind_boost: float = 0.15  # the item's kind matches a hint in the question
+    time_boost: float = 0.5  # inside the time the question names
+    time_penalty: float = 0.5  # outside it (multiplier)
+    superseded_penalty: float = 0.8  # a superseded fact when no --as-of is given
+    #: Recency only breaks near-ties: at most +-recency of the score, over recency_days.
+    recency: float = 0.05
+    recency_days: int = 365
+    #: Diversity: MMR trade-off (1 = relevance only) and the similarity above which an item
+    #: counts as a near-duplicate of one already taken.
+    mmr_lambda: float = 0.85
+    duplicate_similarity: float = 0.95
+    #: Expansion stops when this budget is spent (milliseconds).
+    time_budget_ms: float = 150.0
+
+    def with_(self, **changes: object) -> RecallConfig:
+        """A copy with some fields changed."""
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+PRESETS: dict[str, RecallConfig] = {
+    "default": RecallConfig(),
+    # Exact strings, error texts and config keys: trust words over meaning.
+    "lexical": RecallConfig(weights={"lexical": 1.0, "vector": 0.0, "entity": 0.3}),
+    # Fewer, tighter results: no reading-order context, stronger entity focus.
+    "precise": RecallConfig(neighbor_weight=0.0, entity_boost=0.5, mmr_lambda=0.95),
+    # More context around each hit.
+    "broad": RecallConfig(lexical_k=120, vector_k=120, expand_top=40, neighbor_weight=0.5),
+}
+
+
+def preset(name: str) -> RecallConfig:
+    """The named preset, or a ValueError listing the names."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown recall preset {name!r}; choose from {', '.join(PRESETS)}"
+        ) from None

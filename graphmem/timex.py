@@ -1,0 +1,632 @@
+"""Time expressions in log text and recall questions, resolved to inclusive day intervals.
+
+A daily log `memory/2025-11-27.md` says "yesterday", "last Tuesday" or "Nov 27–Dec 1, 2025";
+a recall question says "in November 2025" or "last week". A small grammar of month, weekday
+and relative words (en, fr, pt, zh) plus ISO dates finds each expression, and calendar
+arithmetic resolves it against a reference day: the log's day, or the question's `now`.
+A date only ever comes from a matched expression: "may", "we march on", "port 8080",
+"version 1.5" and a bare "13:56" give nothing.
+
+| expression                                 | span                                         |
+|--------------------------------------------|----------------------------------------------|
+| yesterday, hier, ontem, 昨天                | that day                                     |
+| 3 days ago, il y a 2 mois, in 2 weeks      | the day, or the week/month/year holding it   |
+| last/this/next week, month, year; 上周      | that calendar period; weeks run Mon–Sun      |
+| the past 30 days, les 7 derniers jours     | reference − 30 days … reference ("range")    |
+| Tuesday, last Tuesday, mardi dernier       | the latest Tuesday strictly before reference |
+| next Tuesday / this Tuesday                | the first one after it / the one of its week |
+| Nov 27, 27 novembre (no year)              | the latest ≤ LOOKAHEAD_DAYS after reference  |
+| in March, em março (no year)               | the latest March not after reference         |
+| last / next March                          | the March before / after reference's month   |
+| Nov 27–Dec 1, 2025; 27–30 Nov; du 27 au 30 | "range"; a missing year comes from the other |
+| since August                               | "open": Aug 1 … reference (or date.max)      |
+| around Nov 27                              | ±AROUND_DAYS ("range")                       |
+| in 2024, depuis 2019, 2024年               | the year (a bare number never is)            |
+
+Tense is ignored: "we will launch in March", written in November, still means the March
+before. `text` includes a leading preposition the grammar used ("in March", "since August").
+Clock times, hours and minutes are not dates. Without a reference day only expressions that
+carry their year resolve. English month words that are also common words ("may", "march",
+"mar", "dec") count in lower case only after a preposition or with a year. A known miss:
+"in 2000 requests" reads as the year 2000.
+
+dateparser is not called: the grammar already yields (year, month, day), and dateparser's
+answers contradict the rules above ("last week" is one day, "Dec 1" is a year back, "this
+friday" is next week's, "2024年" is year 1, "mardi dernier", "há dois dias", "三天前" are None).
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import date, datetime, timedelta
+from functools import lru_cache
+from typing import TypeVar
+
+DEFAULT_LANGUAGES: tuple[str, ...] = ("en", "fr", "pt", "zh")
+AROUND_DAYS = 3
+# A yearless "Nov 27" is taken in the past unless it falls this soon after the reference:
+# logs record history, and the plans they mention are weeks ahead, not a season.
+LOOKAHEAD_DAYS = 92
+
+# Word tables of the Latin-script languages; "|" separates values 1, 2, 3...
+_MONTHS = {
+    "en": "january jan|february feb|march mar|april apr|may|june jun|july jul|august aug|"
+    "september sept sep|october oct|november nov|december dec",
+    "fr": "janvier janv|février fevrier févr|mars|avril avr|mai|juin|juillet juil|août aout|"
+    "septembre sept|octobre oct|novembre nov|décembre decembre déc",
+    "pt": "janeiro jan|fevereiro fev|março|abril abr|maio|junho jun|julho jul|agosto|setembro|"
+    "outubro|novembro nov|dezembro dez",
+}
+_AMBIGUOUS_MONTHS = frozenset({"may", "march", "mar", "dec"})
+_WEEKDAYS = {  # Monday first
+    "en": "monday|tuesday|wednesday|thursday|friday|saturday|sunday",
+    "fr": "lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche",
+    "pt": "segunda-feira segunda|terça-feira terça|quarta-feira quarta|quinta-feira quinta|"
+    "sexta-feira sexta|sábado|domingo",
+}
+_PT_SHORT_WEEKDAYS = frozenset({"segunda", "terça", "quarta", "quinta", "sexta"})  # "second"...
+_NUMBERS = {
+    "en": "a an one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve",
+    "fr": "un une|deux|trois|quatre|cinq|six|sept|huit|neuf|dix|onze|douze",
+    "pt": "um uma|dois duas|três tres|quatro|cinco|seis|sete|oito|nove|dez|onze|doze",
+}
+_UNITS = {
+    "en": {"day": "day", "days": "day", "week": "week", "weeks": "week", "month": "month",
+           "months": "month", "year": "year", "years": "year"},
+    "fr": {"jour": "day", "jours": "day", "semaine": "week", "semaines": "week", "mois": "month",
+           "an": "year", "ans": "year", "année": "year", "années": "year"},
+    "pt": {"dia": "day", "dias": "day", "semana": "week", "semanas": "week", "mês": "month",
+           "meses": "month", "ano": "year", "anos": "year"},
+}  # fmt: skip
+# Direction words around a weekday or month name: -1 before, 0 this one, 1 after.
+_PREFIX_MODS = {
+    "en": {"last": -1, "past": -1, "previous": -1, "this": 0, "next": 1, "coming": 1},
+    "fr": {"ce": 0},
+    "pt": {"esta": 0, "este": 0, "nesta": 0, "neste": 0, "próxima": 1, "próximo": 1},
+}
+_SUFFIX_MODS = {
+    "fr": {"dernier": -1, "dernière": -1, "prochain": 1, "prochaine": 1},
+    "pt": {"passada": -1, "passado": -1, "que vem": 1},
+}
+_REL_DAYS = {
+    "en": {"today": 0, "yesterday": -1, "tomorrow": 1, "the day before yesterday": -2,
+           "day before yesterday": -2, "the day after tomorrow": 2, "day after tomorrow": 2},
+    "fr": {"aujourd'hui": 0, "hier": -1, "demain": 1, "avant-hier": -2, "après-demain": 2},
+    "pt": {"hoje": 0, "ontem": -1, "amanhã": 1, "anteontem": -2, "depois de amanhã": 2},
+    "zh": {"今天": 0, "今日": 0, "昨天": -1, "昨日": -1, "明天": 1, "明日": 1, "前天": -2, "后天": 2},
+}  # fmt: skip
+_PERIODS = {  # phrase -> (unit, offset in units)
+    "en": {f"{w} {u}": (u, n) for w, n in (("last", -1), ("previous", -1), ("this", 0),
+           ("next", 1)) for u in ("week", "month", "year")},
+    "fr": {"la semaine dernière": ("week", -1), "la semaine passée": ("week", -1),
+           "cette semaine": ("week", 0), "la semaine prochaine": ("week", 1),
+           "le mois dernier": ("month", -1), "le mois passé": ("month", -1),
+           "ce mois-ci": ("month", 0), "ce mois": ("month", 0), "le mois prochain": ("month", 1),
+           "l'année dernière": ("year", -1), "l'an dernier": ("year", -1),
+           "l'année passée": ("year", -1), "cette année": ("year", 0),
+           "l'année prochaine": ("year", 1), "l'an prochain": ("year", 1)},
+    "pt": {"semana passada": ("week", -1), "esta semana": ("week", 0),
+           "nesta semana": ("week", 0), "semana que vem": ("week", 1),
+           "próxima semana": ("week", 1), "mês passado": ("month", -1), "este mês": ("month", 0),
+           "neste mês": ("month", 0), "mês que vem": ("month", 1), "próximo mês": ("month", 1),
+           "ano passado": ("year", -1), "este ano": ("year", 0), "neste ano": ("year", 0),
+           "ano que vem": ("year", 1), "próximo ano": ("year", 1)},
+}  # fmt: skip
+# Preposition -> role. "license" lets a bare month or year count as a date ("in March").
+_PRE_ROLES = {
+    "en": {"since": "open", "around": "around", "about": "around", "circa": "around",
+           "approximately": "around", "in": "license", "during": "license",
+           "throughout": "license", "until": "license", "till": "license", "by": "license",
+           "before": "license", "after": "license", "from": "license", "early": "license",
+           "late": "license", "mid-": "license", "end of": "license", "beginning of": "license",
+           "start of": "license", "on": "neutral", "between": "between"},
+    "fr": {"depuis": "open", "vers": "around", "vers le": "around", "autour du": "around",
+           "en": "license", "pendant": "license", "jusqu'à": "license", "jusqu'en": "license",
+           "avant": "license", "après": "license", "début": "license", "fin": "license",
+           "mi-": "license", "dans": "license", "le": "neutral", "du": "neutral",
+           "entre": "between"},
+    "pt": {"desde": "open", "por volta de": "around", "cerca de": "around", "em": "license",
+           "durante": "license", "até": "license", "antes de": "license", "início de": "license",
+           "fim de": "license", "meados de": "license", "de": "license", "daqui a": "license",
+           "dia": "neutral", "no": "neutral", "entre": "between"},
+}  # fmt: skip
+_ROLLING_ARTICLES = ("the", "os", "nos", "dos", "as", "nas", "das", "les", "ces")
+_ROLLING_WORDS = ("past", "last", "previous", "últimos", "últimas")  # "the past 30 days"
+_AGO_BEFORE = ("il y a", "há", "ha", "faz")  # "il y a 3 jours", "há 2 dias"
+_AGO_AFTER = ("ago", "from now")  # "3 days ago"; "3 weeks later" counts from another event
+_LATIN_BEFORE = r"(?<![0-9A-Za-zÀ-ÿ_])"
+_FUTURE_PRE = frozenset({"in", "dans", "em", "daqui a"})  # "in 3 days", "dans 3 jours"
+# Only these make a bare year a date: "about 2000 requests", "after 2000 retries" are counts.
+_YEAR_PRE = frozenset({"in", "during", "throughout", "since", "en", "pendant", "depuis", "em",
+                       "durante", "desde"})  # fmt: skip
+_ZH_DIGITS = dict(zip("一二三四五六七八九", range(1, 10), strict=True)) | {"两": 2}
+_ZH_NUM = r"\d{1,3}|[一二两三四五六七八九十]{1,3}"
+_ZH_UNITS = {"天": "day", "日": "day", "周": "week", "星期": "week", "个星期": "week",
+             "个月": "month", "年": "year"}  # fmt: skip
+_ZH_SIGN = {"上": -1, "去": -1, "这": 0, "本": 0, "今": 0, "下": 1, "明": 1}
+# Between two dates, a range: "Nov 27 – Dec 1", "27 Nov to 1 Dec", "11月27日至12月1日".
+_RANGE_GAP = re.compile(
+    r"\s*(?:[-–—~至到]|(?:to|until|till|through|thru|au|à|a|até)(?!\w))\s*", re.I
+)
+_WEEKDAY_GAP = re.compile(r",?\s*")  # a weekday written before the date it names
+_AND_GAP = re.compile(r"\s+(?:and|et|e)\s+", re.I)  # only after "between"/"entre"
+
+
+@dataclass(frozen=True)
+class TimeSpan:
+    """A resolved time expression: the inclusive days `start`…`end` it refers to.
+
+    `granularity` is "day" (start == end), "week" (Monday–Sunday), "month", "year",
+    "range" (two explicit ends, a rolling window or an "around" widening) or "open"
+    ("since X": from X's first day to the reference day, or date.max without one).
+    `char_start`/`char_end` are offsets of `text` in the input.
+    """
+
+    start: date
+    end: date
+    text: str
+    char_start: int
+    char_end: int
+    granularity: str
+
+
+V = TypeVar("V")
+Resolved = tuple[date, date, str]  # start, end, granularity
+YMD = tuple[int | None, int, int]  # a calendar day whose year may be missing
+_Trie = dict[str, "_Trie"]
+
+
+@dataclass(frozen=True)
+class _Atom:
+    """One grammar match: a resolved span, or a bare day waiting for range joining."""
+
+    kind: str
+    start: int
+    core: int  # where the expression starts after its preposition
+    end: int
+    role: str
+    span: Resolved | None = None
+    ymd: YMD | None = None
+
+
+def _key(text: str) -> str:
+    """The table key of matched words: case-folded, one space, straight apostrophes."""
+    return " ".join(text.casefold().replace("’", "'").split())
+
+
+def _alt(words: Sequence[str]) -> str:
+    """A regex matching any of `words`, longest first; spaces match any whitespace.
+
+    Built as a character trie: the engine tries one branch per letter instead of one per
+    word, which matters for a pattern tried at every word start of every passage.
+    """
+    trie: _Trie = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: _Trie) -> str:
+        branches = [
+            (r"\s+" if ch == " " else "['’]" if ch == "'" else re.escape(ch)) + emit(child)
+            for ch, child in node.items()
+            if ch
+        ]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return emit(trie) or "(?!)"
+
+
+def _numbered(table: dict[str, str], languages: Sequence[str]) -> dict[str, int]:
+    """{word: n} from "|"-separated groups: the words of the n-th group mean n."""
+    return {
+        word: n
+        for lang in languages
+        if lang in table
+        for n, group in enumerate(table[lang].split("|"), 1)
+        for word in group.split()
+    }
+
+
+def _merged(table: dict[str, dict[str, V]], languages: Sequence[str]) -> dict[str, V]:
+    """The entries of `table` for `languages` in one dict, keys folded."""
+    return {_key(k): v for lang in languages for k, v in table.get(lang, {}).items()}
+
+
+@dataclass(frozen=True)
+class _Grammar:
+    """The compiled patterns and folded word tables for one tuple of languages."""
+
+    pattern: re.Pattern[str]
+    prefilter: re.Pattern[str]
+    months: dict[str, int]
+    weekdays: dict[str, int]
+    numbers: dict[str, int]
+    units: dict[str, str]
+    mods: dict[str, int]
+    roles: dict[str, str]
+    periods: dict[str, tuple[str, int]]
+    reldays: dict[str, int]
+
+
+@lru_cache(maxsize=16)
+def _grammar(languages: tuple[str, ...]) -> _Grammar:
+    unknown = sorted(set(languages) - set(DEFAULT_LANGUAGES))
+    if unknown:
+        raise ValueError(f"unsupported language(s) {unknown}: choose from {DEFAULT_LANGUAGES}")
+    latin = [lang for lang in languages if lang != "zh"]
+    months = _numbered(_MONTHS, latin)
+    weekdays = {w: n - 1 for w, n in _numbered(_WEEKDAYS, latin).items()}  # Monday = 0
+    numbers, units = _numbered(_NUMBERS, latin), _merged(_UNITS, latin)
+    prefix, suffix = _merged(_PREFIX_MODS, latin), _merged(_SUFFIX_MODS, latin)
+    roles, periods = _merged(_PRE_ROLES, latin), _merged(_PERIODS, latin)
+    # French drops the article as often as not: "semaine dernière".
+    periods |= {k.split(" ", 1)[1] if " " in k else k[2:]: v for k, v in periods.items()
+                if k.startswith(("la ", "le ", "l'"))}  # fmt: skip
+    latin_rel = _merged(_REL_DAYS, latin)
+    zh_rel = _merged(_REL_DAYS, ["zh"]) if "zh" in languages else {}
+    num = rf"(?:{_alt(list(numbers))}|\d{{1,3}})"
+    unit = rf"(?:{_alt(list(units))})"
+    day = r"(?P<{0}>3[01]|[12]\d|0?[1-9])(?!\d)(?![.:]\d)(?:st|nd|rd|th|er|º|°)?"
+    year = r"(?P<{0}>(?:19|20)\d\d)(?!\d)(?![.:]\d)"
+    month = rf"(?P<{{0}}>{_alt(list(months))})(?:\.(?=\s*\d))?(?!\w)"
+    dash = r"(?:\s*[-–—]\s*|\s+(?:to|until|till|through|thru|au|à|a|até)\s+)"
+    of_year = r"(?:,?\s+(?:de\s+)?" + year + r")?"
+    before = rf"(?:(?P<{{0}}_pm>{_alt(list(prefix))})\s+)?"
+    after = rf"(?:\s+(?P<{{0}}_sm>{_alt(list(suffix))})(?!\w))?"
+    # zh forms first: "2025年" must not be read as a bare Latin-script year.
+    alts: dict[str, str] = {}
+    if "zh" in languages:
+        alts |= {
+            "zh_wd": r"(?P<zw_p>[上下这本])?个?(?:周|星期|礼拜)(?P<zw_d>[一二三四五六日天])",
+            "zh_per": r"(?P<zp_w>[上这本下])个?(?:星期|周)|(?P<zp_m>[上这本下])个?月|(?P<zp_y>[去今明])年",
+            "zh_rel": _alt(list(zh_rel)),
+            "zh_off": rf"(?<!\d)(?P<zo_n>{_ZH_NUM})\s*(?P<zo_u>{_alt(list(_ZH_UNITS))})"
+            r"(?P<zo_d>以前|之前|前|以后|之后|后)",
+            "zh_roll": rf"(?:过去|最近)的?\s*(?P<zr_n>{_ZH_NUM})?\s*(?P<zr_u>天|个?星期|周|个月|年)",
+            "zh_date": r"(?<!\d)(?P<zy>(?:19|20)\d\d)\s*年(?:\s*(?P<zm>1[0-2]|0?[1-9])\s*月"
+            r"(?:\s*(?P<zd>3[01]|[12]\d|0?[1-9])\s*[日号])?)?"
+            r"|(?<!\d)(?P<zm2>1[0-2]|0?[1-9])\s*月\s*(?P<zd2>3[01]|[12]\d|0?[1-9])\s*[日号]",
+        }
+    alts |= {
+        "period": rf"(?:{_alt(list(periods))})(?!\w)",
+        "rolling": rf"(?:(?:{_alt(_ROLLING_ARTICLES)})\s+)?(?:(?P<rol_w>{_alt(_ROLLING_WORDS)})"
+        rf"|(?P<rol_n0>{num})\s+derni(?:ers|ères))\s+(?:(?P<rol_n>{num})\s+)?"
+        rf"(?P<rol_u>{unit})(?!\w)",
+        "weekday": before.format("wd")
+        + rf"(?P<wd>{_alt(list(weekdays))})(?!\w)"
+        + after.format("wd"),
+        "offset": rf"(?:(?P<off_back>{_alt(_AGO_BEFORE)})\s+)?(?P<off_n>{num})\s+(?P<off_u>{unit})"
+        rf"(?!\w)(?:\s+(?P<off_dir>{_alt(_AGO_AFTER)})(?!\w))?",
+        "relday": rf"(?:{_alt(list(latin_rel))})(?!\w)",
+        "iso": r"(?<![.])(?P<iso_y>(?:19|20)\d\d)(?P<iso_s>[-/])(?P<iso_m>1[0-2]|0?[1-9])"
+        r"(?P=iso_s)(?P<iso_d>3[01]|[12]\d|0?[1-9])(?!\d)",
+        "md": rf"{month.format('md_m')}\s*(?<=[\s.]){day.format('md_d')}"
+        rf"(?:{dash}{day.format('md_d2')})?{of_year.format('md_y')}(?!\w)",
+        "dm": rf"(?<![.:/])(?:{day.format('dm_d0')}{dash})?{day.format('dm_d')}\s+(?:of\s+|de\s+)?"
+        rf"{month.format('dm_m')}{of_year.format('dm_y')}",
+        "my": rf"{month.format('my_m')},?\s+(?:de\s+)?{year.format('my_y')}",
+        "mon": before.format("mon") + month.format("mon_m") + after.format("mon"),
+        "year": year.format("yr"),
+    }
+    body = "|".join(f"(?P<{name}>{rx})" for name, rx in alts.items())
+    pre = rf"(?:(?P<pre>{_alt(list(roles))})(?:(?<=-)|\s+))?"
+    # The pattern is tried only where an expression can begin: the start of a word that
+    # opens some expression (most words open none), a CJK character, or a digit not glued
+    # to a Latin letter or digit (CJK characters count as \w, so "在2024年" needs this).
+    leads = {w.split()[0] for w in [*roles, *prefix, *periods, *latin_rel, *months, *weekdays,
+             *numbers, *_ROLLING_ARTICLES, *_ROLLING_WORDS, *_AGO_BEFORE]}  # fmt: skip
+    loose = [w for w in leads if w[-1] in "'-"]  # "l'année", "mid-March"
+    gate = (rf"(?:(?<!\w)(?=(?:{_alt([w for w in leads if w not in loose])})(?!\w)"
+            rf"|{_alt(loose)})|{_LATIN_BEFORE}(?=\d)|(?=[\u3400-\u9fff]))")  # fmt: skip
+    # A passage with none of these words, no year-like number, no digit-dash-digit and no
+    # CJK time character cannot match: most passages stop here.
+    words = [*months, *weekdays, *units, *periods, *latin_rel]
+    prefilter = rf"(?<!\w)(?:{_alt(words)})(?!\w)|\d[-/]\d|(?:19|20)\d\d|[年月日号天周期前后昨今明]"
+    return _Grammar(
+        re.compile(gate + pre + f"(?:{body})", re.I), re.compile(prefilter, re.I),
+        months, weekdays, numbers, units, {**prefix, **suffix}, roles, periods,
+        {**latin_rel, **zh_rel},
+    )  # fmt: skip
+
+
+def _as_date(day: date) -> date:
+    """A datetime's date; comparing a datetime with a date raises, so normalise early."""
+    return day.date() if isinstance(day, datetime) else day
+
+
+def _real(y: int, m: int, d: int) -> date | None:
+    try:
+        return date(y, m, d)
+    except ValueError:
+        return None
+
+
+def _shift(day: date, n: int, unit: str) -> date:
+    """`day` moved by `n` units; month ends clamp (Mar 31 − 1 month = Feb 28)."""
+    if unit in ("day", "week"):
+        return day + timedelta(days=n * (7 if unit == "week" else 1))
+    y, m = divmod(day.year * 12 + day.month - 1 + n * (12 if unit == "year" else 1), 12)
+    return date(y, m + 1, min(day.day, calendar.monthrange(y, m + 1)[1]))
+
+
+def _period(anchor: date, unit: str) -> Resolved:
+    """The day, Monday–Sunday week, month or year that holds `anchor`."""
+    if unit == "day":
+        return anchor, anchor, "day"
+    if unit == "week":
+        monday = anchor - timedelta(days=anchor.weekday())
+        return monday, monday + timedelta(days=6), "week"
+    if unit == "month":
+        last = calendar.monthrange(anchor.year, anchor.month)[1]
+        return anchor.replace(day=1), anchor.replace(day=last), "month"
+    return date(anchor.year, 1, 1), date(anchor.year, 12, 31), "year"
+
+
+def _month_span(month: int, direction: int | None, ref: date) -> Resolved:
+    """A month without a year: None = latest not after `ref`, -1 before, 0 this year, 1 after."""
+    y = ref.year
+    if (direction is None and month > ref.month) or (direction == -1 and month >= ref.month):
+        y -= 1
+    elif direction == 1 and month <= ref.month:
+        y += 1
+    return _period(date(y, month, 1), "month")
+
+
+def _weekday(ref: date, weekday: int, direction: int) -> date:
+    """-1: latest such weekday strictly before `ref`; 1: first strictly after; 0: in its week."""
+    if direction == 0:
+        return ref + timedelta(days=weekday - ref.weekday())
+    if direction < 0:
+        return ref - timedelta(days=(ref.weekday() - weekday) % 7 or 7)
+    return ref + timedelta(days=(weekday - ref.weekday()) % 7 or 7)
+
+
+def _zh_int(text: str) -> int:
+    """ "3" -> 3, "三" -> 3, "十二" -> 12, "二十" -> 20."""
+    if text.isdigit():
+        return int(text)
+    tens, ten, ones = text.partition("十")
+    if not ten:
+        return _ZH_DIGITS.get(text, 0)
+    return _ZH_DIGITS.get(tens, 1) * 10 + _ZH_DIGITS.get(ones, 0)
+
+
+def _resolve_day(ymd: YMD, ref: date | None) -> date | None:
+    """A day; without a year, the latest occurrence at most LOOKAHEAD_DAYS after `ref`."""
+    y, m, d = ymd
+    if y is not None:
+        return _real(y, m, d)
+    if ref is None:
+        return None
+    horizon = ref + timedelta(days=LOOKAHEAD_DAYS)
+    found = [x for year in range(ref.year + 1, ref.year - 4, -1) if (x := _real(year, m, d))]
+    return next((x for x in found if x <= horizon), None)  # Feb 29 may be 4 years back
+
+
+def _resolve_range(first: YMD, last: YMD, ref: date | None) -> Resolved | None:
+    """Two ends; a missing year comes from the other end ("Nov 27–Dec 1, 2025")."""
+    (y1, m1, d1), (y2, m2, d2) = first, last
+    if y1 is None and y2 is not None:
+        y1 = y2 if (m1, d1) <= (m2, d2) else y2 - 1  # "Dec 28–Jan 3, 2026"
+    start = _resolve_day((y1, m1, d1), ref)
+    if start is None:
+        return None
+    if y2 is None:
+        y2 = start.year if (m2, d2) >= (m1, d1) else start.year + 1
+    end = _real(y2, m2, d2)
+    return (start, end, "range") if end is not None and end >= start else None
+
+
+def _absolute(
+    kind: str, m: re.Match[str], g: _Grammar, pre: str, atom: _Atom, ref: date | None
+) -> _Atom | None:
+    """Kinds that name a calendar date; only a yearless month or day needs `ref`."""
+    if kind == "iso":
+        return replace(atom, ymd=(int(m["iso_y"]), int(m["iso_m"]), int(m["iso_d"])))
+    if kind == "zh_date":
+        y, mo, d = m["zy"], m["zm"] or m["zm2"], m["zd"] or m["zd2"]
+        if d:
+            return replace(atom, ymd=(int(y) if y else None, int(mo), int(d)))
+        return replace(atom, span=_period(date(int(y), int(mo or 1), 1), "month" if mo else "year"))
+    if kind == "year":
+        year_span = _period(date(int(m["yr"]), 1, 1), "year")
+        return replace(atom, span=year_span) if pre in _YEAR_PRE else None
+    licensed = atom.role in ("license", "open", "around")
+    word, year = m[f"{kind}_m"], m[f"{kind}_y"] if kind != "mon" else None
+    if _key(word) in _AMBIGUOUS_MONTHS and word[:1].islower() and not (year or atom.role):
+        return None  # "it may 3x", "we march on"
+    month, y = g.months[_key(word)], int(year) if year else None
+    if kind in ("md", "dm"):
+        # "Nov 27–30" / "27–30 Nov": the second group is the range's end, if any.
+        days = [int(d) for d in ((m["md_d"], m["md_d2"]) if kind == "md" else
+                                 (m["dm_d0"], m["dm_d"])) if d]  # fmt: skip
+        if len(days) == 1:
+            return replace(atom, ymd=(y, month, days[0]))
+        span = _resolve_range((y, month, days[0]), (y, month, days[1]), ref)
+        return replace(atom, span=span) if span else None
+    if kind == "my" and y is not None:
+        return replace(atom, span=_period(date(y, month, 1), "month"))
+    directions = [g.mods[_key(m[x])] for x in ("mon_pm", "mon_sm") if m[x]]
+    if ref is None or not (directions or licensed):
+        return None  # a bare month name needs "in", "since", "last"... to be a date
+    return replace(atom, span=_month_span(month, directions[0] if directions else None, ref))
+
+
+def _relative(
+    kind: str, m: re.Match[str], g: _Grammar, pre: str, atom: _Atom, ref: date
+) -> _Atom | None:
+    """Kinds that count from the reference day."""
+    if kind in ("relday", "zh_rel"):
+        return replace(atom, span=_period(ref + timedelta(days=g.reldays[_key(m[kind])]), "day"))
+    if kind in ("period", "zh_per"):
+        if kind == "period":
+            unit, n = g.periods[_key(m[kind])]
+        else:
+            unit = "week" if m["zp_w"] else "month" if m["zp_m"] else "year"
+            n = _ZH_SIGN[m["zp_w"] or m["zp_m"] or m["zp_y"]]
+        return replace(atom, span=_period(_shift(ref, n, unit), unit))
+    if kind == "weekday":
+        name, directions = _key(m["wd"]), [g.mods[_key(m[x])] for x in ("wd_pm", "wd_sm") if m[x]]
+        if name in _PT_SHORT_WEEKDAYS and not directions:
+            return None  # "segunda" alone is also "second"
+        anchor = _weekday(ref, g.weekdays[name], directions[0] if directions else -1)
+        return replace(atom, span=_period(anchor, "day"))
+    if kind == "zh_wd":
+        weekday, prefix = min("一二三四五六日天".index(m["zw_d"]), 6), m["zw_p"]
+        if prefix in ("上", "下"):  # 上周二: Tuesday of last week, not the latest Tuesday
+            anchor = _weekday(_shift(ref, _ZH_SIGN[prefix], "week"), weekday, 0)
+        else:
+            anchor = _weekday(ref, weekday, 0 if prefix else -1)
+        return replace(atom, span=_period(anchor, "day"))
+    if kind == "offset":
+        n, unit = g.numbers.get(_key(m["off_n"])) or int(m["off_n"]), g.units[_key(m["off_u"])]
+        after = _key(m["off_dir"] or "")
+        sign = -1 if m["off_back"] or after == "ago" else 1 if after or pre in _FUTURE_PRE else 0
+        if not sign:
+            return None  # "3 days" alone is a duration, not a date
+        return replace(atom, span=_period(_shift(ref, sign * n, unit), unit))
+    if kind == "zh_off":
+        n, unit = _zh_int(m["zo_n"]), _ZH_UNITS[m["zo_u"]]
+        sign = -1 if "前" in m["zo_d"] else 1
+        return replace(atom, span=_period(_shift(ref, sign * n, unit), unit))
+    if kind == "rolling":
+        count = m["rol_n0"] or m["rol_n"]
+        if not count and _key(m["rol_w"]) != "past":
+            return None  # "the last day of the offsite" is no window; "the past week" is
+        n = (g.numbers.get(_key(count)) or int(count)) if count else 1
+        return replace(atom, span=(_shift(ref, -n, g.units[_key(m["rol_u"])]), ref, "range"))
+    if kind == "zh_roll":
+        n = _zh_int(m["zr_n"]) if m["zr_n"] else 1
+        return replace(atom, span=(_shift(ref, -n, _ZH_UNITS[m["zr_u"]]), ref, "range"))
+    return None
+
+
+def _atoms(text: str, g: _Grammar, ref: date | None) -> list[_Atom]:
+    """Every grammar match that is a date, in text order; ranges not yet joined."""
+    atoms = []
+    for m in g.pattern.finditer(text):
+        kind = m.lastgroup or ""
+        pre = _key(m["pre"] or "")
+        atom = _Atom(kind, m.start(), m.start(kind), m.end(), g.roles.get(pre, ""))
+        if kind in ("iso", "zh_date", "year", "md", "dm", "my", "mon"):
+            found = _absolute(kind, m, g, pre, atom, ref)
+        else:
+            found = _relative(kind, m, g, pre, atom, ref) if ref is not None else None
+        if found is not None:
+            atoms.append(found)
+    return atoms
+
+
+def _join(text: str, atoms: list[_Atom], ref: date | None) -> list[_Atom]:
+    """Join day, separator, day into one range; resolve the remaining bare days."""
+    joined: list[_Atom] = []
+    i = 0
+    while i < len(atoms):
+        a = atoms[i]
+        if a.kind == "weekday" and i + 1 < len(atoms) and (b := atoms[i + 1]).ymd is not None:
+            if _WEEKDAY_GAP.fullmatch(text[a.end : b.start]):  # "Thursday, 27 November"
+                a = replace(b, start=a.start)
+                i += 1
+        if a.ymd is not None and i + 1 < len(atoms) and (b := atoms[i + 1]).ymd is not None:
+            gap = text[a.end : b.core]
+            if _RANGE_GAP.fullmatch(gap) or (a.role == "between" and _AND_GAP.fullmatch(gap)):
+                span = _resolve_range(a.ymd, b.ymd, ref)
+                if span is not None:
+                    joined.append(replace(a, end=b.end, span=span, ymd=None))
+                    i += 2
+                    continue
+        if a.ymd is not None:
+            day = _resolve_day(a.ymd, ref)
+            a = replace(a, span=(day, day, "day"), ymd=None) if day else a
+        if a.span is not None:
+            joined.append(a)
+        i += 1
+    return joined
+
+
+def _time_span(text: str, atom: _Atom, ref: date | None) -> TimeSpan:
+    """Apply the preposition's meaning ("since", "around") and cut out the surface text."""
+    assert atom.span is not None
+    start, end, granularity = atom.span
+    if atom.role == "open":
+        end, granularity = (max(ref, start) if ref else date.max), "open"
+    elif atom.role == "around" and granularity in ("day", "range"):
+        start, end = start - timedelta(days=AROUND_DAYS), end + timedelta(days=AROUND_DAYS)
+        granularity = "range"
+    return TimeSpan(start, end, text[atom.start : atom.end], atom.start, atom.end, granularity)
+
+
+def extract_times(
+    text: str, day: date | None, languages: Sequence[str] = DEFAULT_LANGUAGES
+) -> list[TimeSpan]:
+    """All time expressions in `text`, in order, resolved relative to `day`.
+
+    With `day=None` only expressions that carry their year resolve ("2025-11-27",
+    "Nov 27–Dec 1, 2025", "in 2024"). Raises ValueError for a language other than
+    en, fr, pt, zh; never for the text itself.
+    """
+    g = _grammar(tuple(languages))
+    if not g.prefilter.search(text):
+        return []
+    ref = None if day is None else _as_date(day)
+    return [_time_span(text, a, ref) for a in _join(text, _atoms(text, g, ref), ref)]
+
+
+_DURATION = re.compile(
+    r"(\d{1,5})\s*(d|days?|w|wks?|weeks?|m|mos?|months?|y|yrs?|years?)(?:\s+ago)?", re.I
+)
+_ISO_DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
+
+
+def parse_window(value: str, now: date, *, end: bool = False) -> date:
+    """The day a `--since`/`--until` value names, counted back from `now`.
+
+    Accepts a duration ("30d", "2w", "6m", "1y", "7 days"), an ISO date ("2025-09-01") or a
+    phrase extract_times resolves on its own ("yesterday", "last week", "November 2025").
+    A phrase naming a period gives its first day, or its last day with `end=True`
+    (for `--until`). Raises ValueError saying what is accepted otherwise.
+    """
+    text = value.strip()
+    now = _as_date(now)
+    if duration := _DURATION.fullmatch(text):
+        unit = {"d": "day", "w": "week", "m": "month", "y": "year"}[duration[2][0].lower()]
+        return _shift(now, -int(duration[1]), unit)
+    if iso := _ISO_DATE.fullmatch(text):
+        try:
+            return date(*(int(part) for part in iso.groups()))
+        except ValueError as exc:
+            raise ValueError(f"{value!r} is not a real date ({exc})") from None
+    spans = extract_times(text, now) if text else []
+    if len(spans) == 1 and spans[0].char_start == 0 and spans[0].char_end == len(text):
+        return spans[0].end if end else spans[0].start
+    raise ValueError(
+        f"{value!r} is not a time window: use a duration like 30d, 2w, 6m or 1y, "
+        "an ISO date like 2025-09-01, or a phrase like 'yesterday' or 'last week'"
+    )
+
+
+def question_time(
+    question: str, now: date, languages: Sequence[str] = DEFAULT_LANGUAGES
+) -> TimeSpan | None:
+    """The time constraint a recall question states, relative to `now`, or None.
+
+    "in November 2025" is that month, "last week" Monday–Sunday of last week, "around
+    Nov 27" Nov 24–30, "since August" Aug 1 to `now`. Several expressions give the
+    span covering all of them, so filtering on it loses none of the days asked about.
+    """
+    spans = extract_times(question, now, languages)
+    if len(spans) <= 1:
+        return spans[0] if spans else None
+    first, last = spans[0], spans[-1]
+    return TimeSpan(
+        min(s.start for s in spans), max(s.end for s in spans),
+        question[first.char_start : last.char_end], first.char_start, last.char_end, "range",
+    )  # fmt: skip

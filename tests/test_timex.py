@@ -1,0 +1,282 @@
+"""graphmem.timex: time expressions resolved to day intervals."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+import pytest
+
+from graphmem.timex import TimeSpan, extract_times, parse_window, question_time
+
+DAY = date(2025, 11, 29)  # the log's day: a Saturday
+D = date  # keeps the tables below on one line each
+
+
+def test_reference_day_is_a_saturday() -> None:
+    # Every weekday expectation below is derived from this.
+    assert DAY.strftime("%A") == "Saturday"
+    assert D(2025, 11, 25).strftime("%A") == "Tuesday"
+    assert D(2025, 12, 1).strftime("%A") == "Monday"
+
+
+def only(text: str, day: date | None = DAY, **kwargs: object) -> TimeSpan:
+    spans = extract_times(text, day, **kwargs)  # type: ignore[arg-type]
+    assert len(spans) == 1, spans
+    return spans[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end", "granularity"),
+    [
+        ("yesterday", D(2025, 11, 28), D(2025, 11, 28), "day"),
+        ("today", DAY, DAY, "day"),
+        ("tomorrow", D(2025, 11, 30), D(2025, 11, 30), "day"),
+        ("the day before yesterday", D(2025, 11, 27), D(2025, 11, 27), "day"),
+        ("last Tuesday", D(2025, 11, 25), D(2025, 11, 25), "day"),
+        ("Tuesday", D(2025, 11, 25), D(2025, 11, 25), "day"),
+        ("on Saturday", D(2025, 11, 22), D(2025, 11, 22), "day"),  # strictly before the day
+        ("this Tuesday", D(2025, 11, 25), D(2025, 11, 25), "day"),  # Tuesday of this week
+        ("next Monday", D(2025, 12, 1), D(2025, 12, 1), "day"),
+        ("two days ago", D(2025, 11, 27), D(2025, 11, 27), "day"),
+        ("2 days ago", D(2025, 11, 27), D(2025, 11, 27), "day"),
+        ("in 3 days", D(2025, 12, 2), D(2025, 12, 2), "day"),
+        ("a week ago", D(2025, 11, 17), D(2025, 11, 23), "week"),
+        ("2 months ago", D(2025, 9, 1), D(2025, 9, 30), "month"),
+        ("last week", D(2025, 11, 17), D(2025, 11, 23), "week"),
+        ("this week", D(2025, 11, 24), D(2025, 11, 30), "week"),
+        ("next week", D(2025, 12, 1), D(2025, 12, 7), "week"),
+        ("last month", D(2025, 10, 1), D(2025, 10, 31), "month"),
+        ("last year", D(2024, 1, 1), D(2024, 12, 31), "year"),
+        ("the past 30 days", D(2025, 10, 30), DAY, "range"),
+        ("in the past week", D(2025, 11, 22), DAY, "range"),
+        ("on Nov 27", D(2025, 11, 27), D(2025, 11, 27), "day"),
+        ("Nov 27", D(2025, 11, 27), D(2025, 11, 27), "day"),
+        ("Nov. 27th", D(2025, 11, 27), D(2025, 11, 27), "day"),
+        ("27 November", D(2025, 11, 27), D(2025, 11, 27), "day"),
+        ("1st of December", D(2025, 12, 1), D(2025, 12, 1), "day"),
+        ("November 27, 2024", D(2024, 11, 27), D(2024, 11, 27), "day"),
+        ("2025-11-27", D(2025, 11, 27), D(2025, 11, 27), "day"),
+        ("Nov 27–Dec 1, 2025", D(2025, 11, 27), D(2025, 12, 1), "range"),
+        ("Nov 27 - Dec 1", D(2025, 11, 27), D(2025, 12, 1), "range"),
+        ("Nov 27 to Dec 1", D(2025, 11, 27), D(2025, 12, 1), "range"),
+        ("Nov 27 until Dec 1", D(2025, 11, 27), D(2025, 12, 1), "range"),
+        ("27–30 Nov", D(2025, 11, 27), D(2025, 11, 30), "range"),
+        ("Nov 27-30, 2024", D(2024, 11, 27), D(2024, 11, 30), "range"),
+        ("Dec 28–Jan 3, 2026", D(2025, 12, 28), D(2026, 1, 3), "range"),
+        ("from 2025-11-27 to 2025-12-01", D(2025, 11, 27), D(2025, 12, 1), "range"),
+        ("between Nov 1 and Nov 5", D(2025, 11, 1), D(2025, 11, 5), "range"),
+        ("in March", D(2025, 3, 1), D(2025, 3, 31), "month"),
+        ("in December", D(2024, 12, 1), D(2024, 12, 31), "month"),  # not after the day
+        ("in November", D(2025, 11, 1), D(2025, 11, 30), "month"),
+        ("last November", D(2024, 11, 1), D(2024, 11, 30), "month"),
+        ("next March", D(2026, 3, 1), D(2026, 3, 31), "month"),
+        ("in November 2025", D(2025, 11, 1), D(2025, 11, 30), "month"),
+        ("in 2024", D(2024, 1, 1), D(2024, 12, 31), "year"),
+        ("since August", D(2025, 8, 1), DAY, "open"),
+        ("since last week", D(2025, 11, 17), DAY, "open"),
+        ("around Nov 27", D(2025, 11, 24), D(2025, 11, 30), "range"),
+    ],
+)
+def test_english_expressions(text: str, start: date, end: date, granularity: str) -> None:
+    span = only(text)
+    assert (span.start, span.end, span.granularity) == (start, end, granularity)
+    assert span.text == text
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("hier", D(2025, 11, 28), D(2025, 11, 28)),
+        ("avant-hier", D(2025, 11, 27), D(2025, 11, 27)),
+        ("il y a 3 jours", D(2025, 11, 26), D(2025, 11, 26)),
+        ("il y a trois jours", D(2025, 11, 26), D(2025, 11, 26)),
+        ("le 27 novembre", D(2025, 11, 27), D(2025, 11, 27)),
+        ("le 1er décembre 2025", D(2025, 12, 1), D(2025, 12, 1)),
+        ("du 27 au 30 novembre", D(2025, 11, 27), D(2025, 11, 30)),
+        ("mardi dernier", D(2025, 11, 25), D(2025, 11, 25)),
+        ("la semaine dernière", D(2025, 11, 17), D(2025, 11, 23)),
+        ("semaine dernière", D(2025, 11, 17), D(2025, 11, 23)),
+        ("depuis août", D(2025, 8, 1), DAY),
+        ("ontem", D(2025, 11, 28), D(2025, 11, 28)),
+        ("há 2 dias", D(2025, 11, 27), D(2025, 11, 27)),
+        ("há três dias", D(2025, 11, 26), D(2025, 11, 26)),
+        ("em março", D(2025, 3, 1), D(2025, 3, 31)),
+        ("27 de novembro de 2025", D(2025, 11, 27), D(2025, 11, 27)),
+        ("terça-feira passada", D(2025, 11, 25), D(2025, 11, 25)),
+        ("segunda que vem", D(2025, 12, 1), D(2025, 12, 1)),
+        ("semana passada", D(2025, 11, 17), D(2025, 11, 23)),
+        ("昨天", D(2025, 11, 28), D(2025, 11, 28)),
+        ("三天前", D(2025, 11, 26), D(2025, 11, 26)),
+        ("上周二", D(2025, 11, 18), D(2025, 11, 18)),  # Tuesday of last week
+        ("上周", D(2025, 11, 17), D(2025, 11, 23)),
+        ("2025年11月27日", D(2025, 11, 27), D(2025, 11, 27)),
+        ("11月27日至12月1日", D(2025, 11, 27), D(2025, 12, 1)),
+        ("2024年", D(2024, 1, 1), D(2024, 12, 31)),
+        ("les 7 derniers jours", D(2025, 11, 22), DAY),
+        ("nos últimos 7 dias", D(2025, 11, 22), DAY),
+        ("过去7天", D(2025, 11, 22), DAY),
+    ],
+)
+def test_french_portuguese_chinese(text: str, start: date, end: date) -> None:
+    span = only(text)
+    assert (span.start, span.end, span.text) == (start, end, text)
+
+
+def test_chinese_inside_running_text() -> None:
+    # CJK characters are word characters: a date glued to them must still be found.
+    spans = extract_times("我们在2024年迁移，3天前又改了", DAY)
+    assert [(s.text, s.start) for s in spans] == [
+        ("2024年", D(2024, 1, 1)),
+        ("3天前", D(2025, 11, 26)),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It may work after 3 retries.",
+        "we march on",
+        "The sun is out now; we ship on mon or sun.",
+        "This is the second attempt.",
+        "port 8080",
+        "version 1.5",
+        "c=0.95",
+        "13:56",
+        "Deploy finished at 13:56.",
+        "Nov 13:56",  # a clock time is not a day of the month
+        "it may 3x faster",
+        "on Mars",
+        "for 3 days",  # a duration, not a date
+        "5 minutes ago",  # hours and minutes are not days
+        "v2025-11-27",
+        "2025-02-30",  # not a real date
+        "a segunda tentativa",  # "segunda" alone is "second"
+        "about 2000 requests after 2000 retries",  # a bare year needs "in", "since"...
+        "on the last day of the offsite",  # a window without a number needs "past"
+        "sep2 = 1",
+    ],
+)
+def test_false_positives_give_no_span(text: str) -> None:
+    assert extract_times(text, DAY) == []
+
+
+def test_offsets_and_text_point_into_the_passage() -> None:
+    text = "Restarted the gateway yesterday; offsite Nov 27–Dec 1, 2025 in Lisbon."
+    spans = extract_times(text, DAY)
+    assert [s.text for s in spans] == ["yesterday", "Nov 27–Dec 1, 2025"]
+    assert all(text[s.char_start : s.char_end] == s.text for s in spans)
+
+
+def test_a_weekday_before_a_date_is_part_of_it() -> None:
+    span = only("Thursday, 27 November 2025", day=D(2025, 12, 10))
+    assert (span.start, span.text) == (D(2025, 11, 27), "Thursday, 27 November 2025")
+
+
+def test_yearless_day_prefers_the_past_with_a_short_lookahead() -> None:
+    assert only("Dec 1").start == D(2025, 12, 1)  # two days ahead: a plan
+    assert only("Jan 5").start == D(2026, 1, 5)  # five weeks ahead
+    assert only("Apr 2").start == D(2025, 4, 2)  # four months ahead is too far: the past one
+    assert only("Feb 29").start == D(2024, 2, 29)  # the latest real one
+
+
+def test_lower_case_ambiguous_month_needs_a_preposition_or_year() -> None:
+    assert only("in may").start == D(2025, 5, 1)
+    assert only("may 2025").start == D(2025, 5, 1)
+    assert only("May 3").start == D(2025, 5, 3)
+    assert extract_times("we may 3", DAY) == []
+
+
+def test_without_a_day_only_dated_expressions_resolve() -> None:
+    text = "yesterday, Nov 27, Nov 27–Dec 1, 2025, 2025-11-27, in 2024, since August 2025"
+    spans = extract_times(text, None)
+    assert [(s.text, s.start, s.end) for s in spans] == [
+        ("Nov 27–Dec 1, 2025", D(2025, 11, 27), D(2025, 12, 1)),
+        ("2025-11-27", D(2025, 11, 27), D(2025, 11, 27)),
+        ("in 2024", D(2024, 1, 1), D(2024, 12, 31)),
+        ("since August 2025", D(2025, 8, 1), date.max),  # open, with no day to end at
+    ]
+
+
+def test_a_datetime_day_is_taken_as_its_date() -> None:
+    assert only("yesterday", datetime(2025, 11, 29, 23, 59)).start == D(2025, 11, 28)
+
+
+def test_languages_limit_the_vocabulary() -> None:
+    assert extract_times("hier et ontem", DAY, languages=("en",)) == []
+    assert [s.text for s in extract_times("hier et ontem", DAY, languages=["fr"])] == ["hier"]
+    assert [s.text for s in extract_times("昨天 and yesterday", DAY, languages=("zh",))] == ["昨天"]
+    with pytest.raises(ValueError, match="unsupported language"):
+        extract_times("yesterday", DAY, languages=("de",))
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("30d", D(2025, 10, 30)),
+        ("7d", D(2025, 11, 22)),
+        ("2w", D(2025, 11, 15)),
+        ("6m", D(2025, 5, 29)),
+        ("1y", D(2024, 11, 29)),
+        ("7 days", D(2025, 11, 22)),
+        ("2025-09-01", D(2025, 9, 1)),
+        ("yesterday", D(2025, 11, 28)),
+        ("last week", D(2025, 11, 17)),
+        ("November 2025", D(2025, 11, 1)),
+    ],
+)
+def test_parse_window(value: str, expected: date) -> None:
+    assert parse_window(value, DAY) == expected
+
+
+def test_parse_window_end_gives_the_last_day_of_a_period() -> None:
+    assert parse_window("last week", DAY, end=True) == D(2025, 11, 23)
+    assert parse_window("30d", DAY, end=True) == D(2025, 10, 30)
+
+
+def test_parse_window_month_clamps() -> None:
+    assert parse_window("1m", D(2025, 3, 31)) == D(2025, 2, 28)
+
+
+@pytest.mark.parametrize("value", ["fortnight", "", "30x", "yesterday and today", "last week-ish"])
+def test_parse_window_rejects_with_the_accepted_forms(value: str) -> None:
+    with pytest.raises(ValueError, match="30d, 2w, 6m or 1y"):
+        parse_window(value, DAY)
+
+
+def test_parse_window_names_an_impossible_date() -> None:
+    with pytest.raises(ValueError, match="not a real date"):
+        parse_window("2025-02-30", DAY)
+
+
+@pytest.mark.parametrize(
+    ("question", "start", "end", "granularity"),
+    [
+        ("What was true in November 2025?", D(2025, 11, 1), D(2025, 11, 30), "month"),
+        ("What did we decide last week?", D(2025, 11, 17), D(2025, 11, 23), "week"),
+        ("What happened around Nov 27?", D(2025, 11, 24), D(2025, 11, 30), "range"),
+        ("Which hosts did we run in 2024?", D(2024, 1, 1), D(2024, 12, 31), "year"),
+        ("What broke yesterday?", D(2025, 11, 28), D(2025, 11, 28), "day"),
+        ("What changed in March?", D(2025, 3, 1), D(2025, 3, 31), "month"),
+        ("What changed since August?", D(2025, 8, 1), DAY, "open"),
+        ("What happened on 2025-11-27?", D(2025, 11, 27), D(2025, 11, 27), "day"),
+        ("Qu'avons-nous décidé la semaine dernière ?", D(2025, 11, 17), D(2025, 11, 23), "week"),
+    ],
+)
+def test_question_time(question: str, start: date, end: date, granularity: str) -> None:
+    span = question_time(question, DAY)
+    assert span is not None
+    assert (span.start, span.end, span.granularity) == (start, end, granularity)
+
+
+def test_question_without_time_is_none() -> None:
+    assert question_time("Who prefers tea, and may we ask Bob?", DAY) is None
+
+
+def test_question_with_several_times_covers_them_all() -> None:
+    span = question_time("What changed between our Nov 3 call and yesterday?", DAY)
+    assert span is not None
+    assert (span.start, span.end, span.text) == (
+        D(2025, 11, 3),
+        D(2025, 11, 28),
+        "Nov 3 call and yesterday",
+    )
