@@ -88,6 +88,7 @@ class Recaller:
         self.notices: list[str] = []
         self._embedder: Any = None
         self._embedder_loaded = False
+        self._qvec: np.ndarray | None = None
         self.gazetteer = self._gazetteer()
 
     def close(self) -> None:
@@ -132,10 +133,15 @@ class Recaller:
         started = time.perf_counter()
         plan = understand(question, self.gazetteer, opts.now)
         channels = self._channels(question, plan, opts)
+        weights = dict(cfg.weights)
+        for name in list(weights):
+            weights[f"{name}-focus"] = weights[name] * cfg.focus_weight
         if cfg.fusion == "score":
-            fused = score_fusion(channels, cfg.weights)
+            fused = score_fusion(channels, weights)
+        elif cfg.fusion == "rescore":
+            fused = self._rescore(question, channels, cfg)
         else:
-            fused = rrf(channels, cfg.weights, cfg.rrf_k)
+            fused = rrf(channels, weights, cfg.rrf_k)
         via: dict[str, list[str]] = defaultdict(list)
         for name, ranked in channels.items():
             for rank, (item, _) in enumerate(ranked, start=1):
@@ -163,9 +169,13 @@ class Recaller:
         channels: dict[str, list[tuple[str, float]]] = {
             "lexical": self.seeds.lexical(question, cfg.lexical_k, kinds)
         }
+        qvec = None
         if cfg.weights.get("vector", 0) > 0 and (embedder := self.embedder()) is not None:
             qvec = np.asarray(embedder.embed([question]), dtype=np.float32)[0]
             channels["vector"] = self.seeds.vector(qvec, cfg.vector_k, kinds)
+        self._qvec = qvec
+        if plan.entities and cfg.focus_k > 0:
+            self._focus(question, qvec, plan, channels, kinds, cfg)
         if plan.entities and cfg.weights.get("entity", 0) > 0:
             entity: list[tuple[str, float]] = []
             seen: set[str] = set()
@@ -179,6 +189,54 @@ class Recaller:
                         entity.append((item_id, 1.0))
             channels["entity"] = entity[: cfg.entity_k]
         return channels
+
+    def _rescore(
+        self, question: str, channels: dict[str, list[tuple[str, float]]], cfg: RecallConfig
+    ) -> dict[str, float]:
+        """Score every candidate on both signals: bm25 (relative to the pool's best) and
+        cosine similarity to the question (absolute), mixed by the channel weights."""
+        pool = list({i for ranked in channels.values() for i, _ in ranked})
+        lexical = self.seeds.lexical_scores(question, pool)
+        best = max(lexical.values(), default=0.0) or 1.0
+        w_lex = cfg.weights.get("lexical", 1.0)
+        w_vec = cfg.weights.get("vector", 1.0)
+        qvec = self._qvec
+        vectors = self.seeds.vectors(pool) if qvec is not None and w_vec > 0 else {}
+        entity = {i for i, _ in channels.get("entity", [])}
+        out: dict[str, float] = {}
+        for item in pool:
+            score = w_lex * max(0.0, lexical.get(item, 0.0)) / best
+            vec = vectors.get(item)
+            if vec is not None and qvec is not None:
+                score += w_vec * max(0.0, float(vec @ qvec))
+            if item in entity:
+                score += cfg.weights.get("entity", 0.0) * 0.5
+            out[item] = score
+        return out
+
+    def _focus(
+        self,
+        question: str,
+        qvec: np.ndarray | None,
+        plan: QueryPlan,
+        channels: dict[str, list[tuple[str, float]]],
+        kinds: set[str] | None,
+        cfg: RecallConfig,
+    ) -> None:
+        """Entity-focused channels: deep searches kept to items naming the question's entities."""
+        deep = {"lexical": self.seeds.lexical(question, cfg.focus_k, kinds)}
+        if qvec is not None:
+            deep["vector"] = self.seeds.vector(qvec, cfg.focus_k, kinds)
+        ids = list({i for ranked in deep.values() for i, _ in ranked})
+        wanted = set(plan.entities)
+        naming = {
+            item_id
+            for item_id, slug, _, _ in self.graph.run("recall/node_entities", ids=ids).rows
+            if slug in wanted
+        }
+        for name, ranked in deep.items():
+            kept = [(i, s) for i, s in ranked if i in naming]
+            channels[f"{name}-focus"] = kept[: max(cfg.lexical_k, cfg.vector_k)]
 
     def _expand(
         self,
@@ -282,6 +340,13 @@ class Recaller:
         return kept
 
     def _diversify(self, ranked: list[_Item], k: int, cfg: RecallConfig) -> list[_Item]:
+        if cfg.same_file_decay < 1.0:
+            seen: dict[str, int] = defaultdict(int)
+            for it in ranked:
+                path = str(it.row.get("path"))
+                it.score *= cfg.same_file_decay ** seen[path]
+                seen[path] += 1
+            ranked = sorted(ranked, key=lambda it: -it.score)
         if cfg.mmr_lambda >= 1.0 and cfg.duplicate_similarity >= 1.0:
             return ranked[:k]
         pool = ranked[: min(len(ranked), max(k + 20, int(k * 1.2)), 150)]

@@ -19,21 +19,23 @@ class RecallConfig:
     entity_k: int = 40
     #: Weight of each channel in the fusion.
     weights: dict[str, float] = field(
-        default_factory=lambda: {"lexical": 1.0, "vector": 1.0, "entity": 0.5}
+        default_factory=lambda: {"lexical": 1.0, "vector": 0.7, "entity": 0.5}
     )
-    #: "rrf": sum of weight / (rrf_k + rank); "score": sum of weight * normalised score.
-    fusion: str = "rrf"
+    #: "score": sum of weight * the channel's score normalised to [0.1, 1] over its top items;
+    #: "rrf": sum of weight / (rrf_k + rank); "rescore": every candidate scored on both
+    #: bm25 and cosine. "score" measured best on LoCoMo (bench/README.md).
+    fusion: str = "score"
     rrf_k: int = 60
     #: Graph expansion: how many of the best fused seeds expand, and what an expanded node
     #: inherits of its parent's score (reading-order neighbours, evidence links).
     expand_top: int = 20
-    neighbor_weight: float = 0.35
+    neighbor_weight: float = 0.7
     evidence_weight: float = 0.5
     #: Facts an entity pulls in through the entity channel, per entity (hub control).
     per_entity_cap: int = 15
     #: Multiplicative boosts.
-    entity_boost: float = 0.30  # the item mentions an entity the question names
-    speaker_boost: float = 0.15  # ... and that entity is the item's speaker
+    entity_boost: float = 0.6  # the item mentions an entity the question names
+    speaker_boost: float = 0.4  # ... and that entity is the item's speaker
     kind_boost: float = 0.15  # the item's kind matches a hint in the question
     time_boost: float = 0.5  # inside the time the question names
     time_penalty: float = 0.5  # outside it (multiplier)
@@ -45,6 +47,13 @@ class RecallConfig:
     #: counts as a near-duplicate of one already taken.
     mmr_lambda: float = 0.85
     duplicate_similarity: float = 0.95
+    #: Entity focus: when the question names entities, the lexical and vector channels also
+    #: search this deep and keep only items that mention those entities, as extra channels.
+    focus_k: int = 0
+    focus_weight: float = 0.5
+    #: Each further item from the same file is multiplied by this (1 = off): spreads the
+    #: top k over more days, which is where multi-hop answers live.
+    same_file_decay: float = 1.0
     #: Expansion stops when this budget is spent (milliseconds).
     time_budget_ms: float = 150.0
 

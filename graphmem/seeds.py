@@ -508,3 +508,39 @@ class SeedIndex:
             ):
                 found[id_] = SeedRow(id=id_, kind=kind, text=text, day=day, path=path)
         return found
+
+    def vectors(self, ids: Iterable[str]) -> dict[str, npt.NDArray[np.float32]]:
+        """The stored embeddings of those `ids` (empty when the index has none)."""
+        if self.backend == "none" or self.notice is not None and self.backend == "vec0":
+            return {}
+        wanted = list(dict.fromkeys(ids))
+        table = "seeds_vec" if self.backend == "vec0" else "seeds_vec_blob"
+        found: dict[str, npt.NDArray[np.float32]] = {}
+        for start in range(0, len(wanted), _CHUNK):
+            chunk = wanted[start : start + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            for id_, blob in self.conn.execute(
+                f"SELECT s.id, v.embedding FROM seeds s JOIN {table} v ON v.rid = s.rid"
+                f" WHERE s.id IN ({marks})",
+                chunk,
+            ):
+                found[id_] = np.frombuffer(blob, dtype=np.float32)
+        return found
+
+    def lexical_scores(self, query: str, ids: Iterable[str]) -> dict[str, float]:
+        """``-bm25`` of `query` for those `ids` that match it at all (others are absent)."""
+        expression = match_expression(query)
+        wanted = list(dict.fromkeys(ids))
+        if expression is None or not wanted:
+            return {}
+        found: dict[str, float] = {}
+        for start in range(0, len(wanted), _CHUNK):
+            chunk = wanted[start : start + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            for id_, score in self.conn.execute(
+                "SELECT s.id, bm25(seeds_fts) FROM seeds_fts JOIN seeds s ON s.rid = seeds_fts.rowid"
+                f" WHERE seeds_fts MATCH ? AND s.id IN ({marks})",
+                [expression, *chunk],
+            ):
+                found[str(id_)] = -float(score)
+        return found

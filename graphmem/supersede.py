@@ -7,7 +7,8 @@ the older one: the older gets `valid_to` = the newer one's start and a SUPERSEDE
 | class     | states a value                                    | ends a value (names the old)       |
 |-----------|---------------------------------------------------|------------------------------------|
 | lives-in  | lives in X, moved to X, is based in X, settled in | no longer in X, used to live in X  |
-| uses      | uses X, runs on X (both passive), switched to X   | moved everything off X             |
+| uses      | uses X (passive), switched to X, migrated to X    | no longer uses X                   |
+| runs-on   | runs on X, runs as X (passive)                    | moved everything off X             |
 | renamed   | "X, Peter's server," / "X is a ..." (passive)     | X renamed to Y, renamed X to Y     |
 | works-at  | works at X, joined X as ..., started at X         | left X, no longer works at X       |
 | role      | leads X, is Y's colleague on X, as a ... engineer | promoted to / became X             |
@@ -22,16 +23,24 @@ How a claim finds what it ends, per (class, subject):
 - A claim that names the old value ("from A to B", "instead of A", "no longer in A") ends the
   most recent live fact that stated A; "(any)" claims look in every class of the subject.
 - Single-valued classes (lives-in, works-at, renamed, set KEY) end the current value when a
-  new one is stated. Multi-valued ones (uses, role, port: a project uses many tools) only
-  when the clause carries a change marker ("now", "switched", ...) and exactly one value is
-  live. Passive claims ("uses X", identity statements) never end anything themselves.
+  new one is stated. Multi-valued ones (uses, runs-on, role, port: a project uses many
+  tools) only when exactly one value is live and the clause says it changed: a switch verb
+  for uses ("now uses X" may add a tool), a marker ("now", "became", ...) for the others.
+  Passive claims ("uses X", identity statements) end nothing themselves.
+- A clause that still names the current value without a contrast word ("from", "not",
+  "instead", "was", ...) refines it rather than replacing it: "now lives in Graça, Lisbon"
+  does not end "lives in Lisbon".
+- A fact saying both ("now lives in Porto; he is no longer in Lisbon") makes one change,
+  Lisbon -> Porto; a match inside a longer one ("works at" in "no longer works at") is
+  dropped. Values compare case-insensitively through `aliases`, minus articles and a
+  trailing version ("Postgres 16.4" = "pg"); names compare as written ("nas01" != "atlas").
 - The subject is the entity the clause's subject phrase names ("Peter", "nas01, Peter's
   home server,", "The OpenClaw gateway"), or the fact's first entity for a pronoun or no
   subject. Any other phrase ("his sister", "the laptop", "Peter and Andy") drops the claim.
 - Clauses that are hypothetical ("may", "will", "if", "plans") give no claims; a clause with
-  a temporary-stay cue ("visiting", "trip", "currently", "until", "Nov 27–Dec 1") gives no
-  lives-in claim, so a trip never ends where someone lives.
-- Fallback: a fact with an explicit change marker and no rule-based supersession ends the
+  a temporary-stay cue ("visiting", "trip", "currently in", "until", "Nov 27–Dec 1") gives
+  no lives-in claim, so a trip never ends where someone lives.
+- Fallback: a fact with an explicit change marker and no rule claim (bar an identity) ends the
   most recent live fact of the same first entity (among the last FALLBACK_WINDOW) whose
   content words overlap with Jaccard >= FALLBACK_JACCARD and where both sides hold a
   capitalised word or number the other lacks ("is Vim" -> "is now Helix").
@@ -50,6 +59,7 @@ from collections import defaultdict, deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from typing import NamedTuple
 
 from graphmem.names import fold, slugify
@@ -58,10 +68,11 @@ KINDS = frozenset({"world", "observation"})
 FALLBACK_JACCARD = 0.4
 FALLBACK_WINDOW = 64  # bounds the fallback's look-back: 20,000 facts stay linear
 
-LOCATION, USES, NAME, EMPLOYER, ROLE, PORT, ANY = (
-    "lives-in", "uses", "renamed", "works-at", "role", "port", "*",
+LOCATION, USES, RUNS_ON, NAME, EMPLOYER, ROLE, PORT, ANY = (
+    "lives-in", "uses", "runs-on", "renamed", "works-at", "role", "port", "*",
 )  # fmt: skip
-_MULTI = frozenset({USES, ROLE, PORT})
+_MULTI = frozenset({USES, RUNS_ON, ROLE, PORT})
+_GUARDED = frozenset({LOCATION, EMPLOYER, ROLE, USES, RUNS_ON})  # see _Book.target
 _PERSONAL = frozenset({LOCATION, EMPLOYER, ROLE})  # "we"/"I" is never their subject
 _STRICT = frozenset({LOCATION, EMPLOYER})  # values must be names, not "a new flat"
 
@@ -88,8 +99,7 @@ class Supersession:
     cue: str
 
 
-@dataclass(frozen=True)
-class _Claim:
+class _Claim(NamedTuple):  # a NamedTuple: thousands are made, and tuples are cheap
     cls: str  # predicate class, or ANY for a replacement that names its old value
     label: str  # left part of the cue: "lives-in", "set relay.maxRetries"
     subject: str
@@ -98,6 +108,8 @@ class _Claim:
     old: str | None  # comparison key of the value the fact says is gone
     active: bool  # may end the current value without naming it
     default: str | None = None  # class an unmatched ANY claim registers under
+    scope: tuple[str, ...] = ()  # other subjects an ANY claim's old value may belong to
+    clause: str = ""  # the text the claim came from
 
 
 class _Held(NamedTuple):
@@ -110,7 +122,7 @@ class _Held(NamedTuple):
 class _Rule:
     cls: str
     pattern: re.Pattern[str]
-    needs: tuple[str, ...]  # cheap substring pre-filter on the folded clause
+    needs: tuple[str, ...]  # lower-case words: the rule runs only on a fact with one of them
     subject: str = "phrase"  # phrase | primary | name
     active: bool = False
     default: str | None = None
@@ -121,12 +133,12 @@ _STOPS = (
     r"on|at|in|to|by|via|when|where|which|who|so|then|this|that|last|next|every|today|"
     r"tonight|yesterday|pour|depuis|desde|avec|com|et|e"
 )
-_END = rf"(?=\s+(?:{_STOPS})\b|\s*[,;:()\[\]—–→]|\.(?:\s|$)|[!?]|\s*$)"
+_END = rf"(?=\s+(?:{_STOPS})\b|\s*[,;:()\[\]—–→\n]|\.(?:\s|$)|[!?]|\s*$)"
 _OBJ = r"(?P<obj>[^\s,;:()\[\]][^,;:()\[\]]*?)" + _END
 _OLD = r"(?P<old>[^\s,;:()\[\]][^,;:()\[\]]*?)" + _END
 _TOKEN = r"`?(?P<obj>\w[\w.-]*?)`?(?=[\s,;:()`]|\.(?:\s|$)|$)"
-_KEY = (
-    r"`?(?P<key>[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+"
+_KEY = (  # starts at a word start only: mid-word starts made this pattern quadratic
+    r"(?<![\w.`-])`?(?P<key>[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+"
     r"|(?-i:[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+))`?"
 )
 _VAL = r"`?(?P<obj>[^\s,;`()]+?)`?(?=[\s,;`()]|\.(?:\s|$)|$)"
@@ -135,60 +147,85 @@ _ROLE_NOUN = (
     r"researcher|architect|intern|founder|cto|ceo|admin|administrator|colleague|head|"
     r"member|owner|maintainer|teammate)"
 )
+_ROLE_NEEDS = (
+    "engineer developer designer manager lead director scientist analyst consultant "
+    "researcher architect intern founder cto ceo admin administrator colleague head member "
+    "owner maintainer teammate"
+)
 _WORDS = r"(?:(?!from\b|to\b)[\w.'-]+\s+)"
 
 
-def _rule(cls: str, pattern: str, needs: str, **kw: str | bool | None) -> _Rule:
-    return _Rule(cls, re.compile(pattern, re.IGNORECASE), tuple(needs.split()), **kw)  # type: ignore[arg-type]
+def _rule(
+    cls: str,
+    pattern: str,
+    needs: str,
+    *,
+    subject: str = "phrase",
+    active: bool = False,
+    default: str | None = None,
+) -> _Rule:
+    compiled = re.compile(pattern, re.IGNORECASE)
+    return _Rule(cls, compiled, tuple(needs.split()), subject, active, default)
 
 
 _RULES = (
-    _rule(LOCATION, r"\b(?:lives|living|resides)\s+(?:now\s+)?(?:in|at)\s+" + _OBJ, "liv resid"),
-    _rule(LOCATION, r"\b(?:moved|relocated)\s+(?:back\s+)?to\s+" + _OBJ, "moved reloc", active=True),
+    _rule(LOCATION, r"\b(?:lives|living|resides)\s+(?:now\s+)?(?:in|at)\s+" + _OBJ, "lives living resides"),
+    _rule(LOCATION, r"\b(?:moved|relocated)\s+(?:back\s+)?to\s+" + _OBJ, "moved relocated", active=True),
     _rule(LOCATION, r"\b(?:(?:is|are)\s+(?:now\s+)?)?based\s+in\s+" + _OBJ, "based"),
     _rule(LOCATION, r"\bsettled\s+in\s+" + _OBJ, "settled"),
     _rule(LOCATION, r"\bno\s+longer\s+(?:lives?\s+|living\s+|based\s+)?(?:in|at)\s+" + _OLD, "longer"),
     _rule(LOCATION, r"\b(?:used\s+to\s+live\s+(?:in|at)|moved\s+(?:away\s+from|out\s+of))\s+" + _OLD, "used moved"),
-    _rule(LOCATION, r"\b(?:mora|vive|reside)\s+(?:agora\s+)?(?:em|no|na)\s+" + _OBJ, "mora vive resid"),
-    _rule(LOCATION, r"\bmudou-se\s+para\s+(?:o\s+|a\s+)?" + _OBJ, "mudou", active=True),
-    _rule(LOCATION, r"\bj[áa]\s+n[ãa]o\s+(?:mora|vive)\s+(?:em|no|na)\s+" + _OLD, "nao"),
-    _rule(LOCATION, r"\b(?:habite|vit|r[ée]side)\s+(?:maintenant\s+|d[ée]sormais\s+)?(?:à|a|en|au)\s+" + _OBJ, "habite vit side"),
-    _rule(LOCATION, r"\b(?:a\s+d[ée]m[ée]nag[ée]|s'est\s+install[ée]e?)\s+(?:à|a|en|au)\s+" + _OBJ, "menag install", active=True),
+    _rule(LOCATION, r"\b(?:mora|vive|reside)\s+(?:agora\s+)?(?:em|no|na)\s+" + _OBJ, "mora vive reside"),
+    _rule(LOCATION, r"\bmudou-se\s+para\s+(?:o\s+|a\s+)?" + _OBJ, "mudou-se", active=True),
+    _rule(LOCATION, r"\bj[áa]\s+n[ãa]o\s+(?:mora|vive)\s+(?:em|no|na)\s+" + _OLD, "não nao"),
+    _rule(LOCATION, r"\b(?:habite|vit|r[ée]side)\s+(?:maintenant\s+|d[ée]sormais\s+)?(?:à|a|en|au)\s+" + _OBJ, "habite vit reside réside"),
+    _rule(LOCATION, r"\b(?:a\s+d[ée]m[ée]nag[ée]|s'est\s+install[ée]e?)\s+(?:à|a|en|au)\s+" + _OBJ, "déménagé demenage installé installée installe", active=True),
     _rule(LOCATION, r"\bn'(?:habite|vit)\s+plus\s+(?:à|a|en|au)\s+" + _OLD, "plus"),
     _rule(USES, r"\buses\s+(?:now\s+)?" + _OBJ, "uses"),
-    _rule(USES, r"\b(?:runs|run|running)\s+(?:now\s+)?(?:on|as)\s+(?!port\b)" + _OBJ, "run"),
+    _rule(RUNS_ON, r"\b(?:runs|run|running)\s+(?:now\s+)?(?:on|as)\s+(?!port\b)" + _OBJ, "runs run running"),
     _rule(USES, r"\b(?:switched|migrated)\s+(?!from\b)" + _WORDS + r"{0,2}?(?:over\s+)?to\s+" + _OBJ, "switched migrated", active=True),
     _rule(ANY, r"\b(?:switched|migrated|converted)\s+" + _WORDS + r"{0,3}?from\s+" + _OLD + r"\s+(?:over\s+)?to\s+" + _OBJ, "from", default=USES),
     _rule(ANY, r"\b(?:moved|relocated)\s+from\s+" + _OLD + r"\s+to\s+" + _OBJ, "from", default=LOCATION),
     _rule(ANY, r"\b(?:moved|changed|went)\s+" + _WORDS + r"{0,3}?from\s+" + _OLD + r"\s+to\s+" + _OBJ, "from"),
     _rule(ANY, r"\breplaced\s+" + _OLD + r"\s+with\s+" + _OBJ, "replaced", default=USES),
-    _rule(ANY, r"(?P<obj>\b[\w.:/+-]+)\s+instead\s+of\s+(?P<old>[\w.:/+-]+)", "instead"),
+    _rule(ANY, r"(?P<obj>\b(?:(?-i:[A-Z])[\w.+-]*\s+)?[\w.:/+-]+)\s+instead\s+of\s+(?P<old>[\w.:/+-]+)", "instead"),
     _rule(ANY, r"\bmoved\s+(?:everything|all|\w+)\s+off\s+(?:of\s+)?" + _OLD, "off"),
     _rule(ANY, r"\b(?:no\s+longer|stopped)\s+(?:uses|using|runs\s+on|running\s+on)\s+" + _OLD, "longer stopped"),
     _rule(NAME, r"(?P<old>\b\w[\w.-]*)`?\s+(?:was\s+|has\s+been\s+|got\s+|is\s+)?renamed\s+(?:to|as)\s+" + _TOKEN, "renamed", subject="name", active=True),
     _rule(NAME, r"\brenamed\s+(?:it|him|her|them|(?:the|this|that|our|his|their|my)\s+[\w-]+|`?(?P<old>\w[\w.-]*)`?)\s+(?:to|as)\s+" + _TOKEN, "renamed", subject="name", active=True),
     _rule(NAME, r"\b(?:is|are)\s+(?:now\s+)?(?:called|named)\s+" + _TOKEN + r"\s+now\b", "called named", subject="name", active=True),
-    _rule(NAME, r"\bnow\s+(?:called|named|goes\s+by)\s+" + _TOKEN, "now", subject="name", active=True),
-    _rule(NAME, r"\b(?:renomm[ée]e?s?\s+en|s'appelle\s+(?:maintenant|d[ée]sormais)|renomead[oa]s?\s+(?:para|como)|chama-se\s+agora)\s+" + _TOKEN, "renomm appelle renomead chama", subject="name", active=True),
-    _rule(EMPLOYER, r"\b(?:works|working)\s+(?:now\s+)?(?:at|for)\s+" + _OBJ, "work"),
+    _rule(NAME, r"\bnow\s+(?:called|named|goes\s+by)\s+" + _TOKEN, "called named goes", subject="name", active=True),
+    _rule(NAME, r"\b(?:renomm[ée]e?s?\s+en|s'appelle\s+(?:maintenant|d[ée]sormais)|renomead[oa]s?\s+(?:para|como)|chama-se\s+agora)\s+" + _TOKEN, "renommé renommée renommés renommées renomme appelle renomeado renomeada renomeados renomeadas chama-se", subject="name", active=True),
+    _rule(EMPLOYER, r"\b(?:works|working)\s+(?:now\s+)?(?:at|for)\s+" + _OBJ, "works working"),
     _rule(EMPLOYER, r"\bstarted\s+(?:working\s+)?at\s+" + _OBJ, "started"),
     _rule(EMPLOYER, r"\bjoined\s+" + _OBJ + r"(?=[^;]*?\bas\s+(?:a|an|the|its|their)\b)", "joined"),
-    _rule(EMPLOYER, r"\b" + _ROLE_NOUN + r"\s+at\s+" + _OBJ, " at "),
-    _rule(EMPLOYER, r"\b(?:no\s+longer\s+(?:works|working)\s+(?:at|for)|left|quit\s+(?:(?:his|her|their|the|a)\s+job\s+at\s+)?)\s+" + _OLD, "longer left quit"),
+    _rule(EMPLOYER, r"\b(?:is|as|was\s+hired\s+as)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?" + _ROLE_NOUN + r"\s+at\s+" + _OBJ, _ROLE_NEEDS),
+    _rule(EMPLOYER, r"\b(?:no\s+longer\s+(?:works|working)\s+(?:at|for)|left|quit(?:\s+(?:his|her|their|the|a)\s+job\s+at)?)\s+" + _OLD, "longer left quit"),
     _rule(EMPLOYER, r"\btrabalha\s+(?:agora\s+)?(?:na|no|para\s+a|para\s+o|para|em)\s+" + _OBJ, "trabalha"),
     _rule(EMPLOYER, r"\btravaille\s+(?:maintenant\s+|d[ée]sormais\s+)?(?:chez|pour)\s+" + _OBJ, "travaille"),
-    _rule(EMPLOYER, r"\b(?:j[áa]\s+n[ãa]o\s+trabalha\s+(?:na|no|para|em)|ne\s+travaille\s+plus\s+(?:chez|pour)|a\s+quitt[ée])\s+" + _OLD, "trabalha travaille quitt"),
+    _rule(EMPLOYER, r"\b(?:j[áa]\s+n[ãa]o\s+trabalha\s+(?:na|no|para|em)|ne\s+travaille\s+plus\s+(?:chez|pour)|a\s+quitt[ée])\s+" + _OLD, "trabalha travaille quitté quitte"),
     _rule(ROLE, r"\b(?P<obj>(?:leads|heads|manages)\s+[^,;:()\[\]]+?)" + _END, "leads heads manages"),
-    _rule(ROLE, r"\b(?:is|are)\s+(?:now\s+)?(?P<obj>(?:a|an|the|his|her|their|\w+['’]s)\s+(?:[\w-]+\s+){0,2}?" + _ROLE_NOUN + r"\s+(?:on|at|of|in|for)\s+[^,;:()\[\]]+?)" + _END, " is are "),
-    _rule(ROLE, r"\bas\s+(?:a|an)\s+(?P<obj>(?:[\w-]+\s+){0,2}?" + _ROLE_NOUN + r")\b", " as "),
+    _rule(ROLE, r"\b(?:is|are)\s+(?:now\s+)?(?P<obj>(?:a|an|the|his|her|their|\w+['’]s)\s+(?:[\w-]+\s+){0,2}?" + _ROLE_NOUN + r"\s+(?:on|at|of|in|for)\s+[^,;:()\[\]]+?)" + _END, _ROLE_NEEDS),
+    _rule(ROLE, r"\bas\s+(?:a|an)\s+(?P<obj>(?:[\w-]+\s+){0,2}?" + _ROLE_NOUN + r")\b", _ROLE_NEEDS),
     _rule(ROLE, r"\b(?:promoted\s+to|became|new\s+role(?:\s+as|:)?|role:)\s+" + _OBJ, "promoted became role", active=True),
-    _rule("set", r"\b(?:set|changed|raised|lowered|bumped|increased|decreased|reduced)\s+" + _KEY + r"\s+(?:to|=)\s+" + _VAL, "set chang rais lower bump creas reduc", subject="primary", active=True),
+    _rule("set", r"\b(?:set|changed|raised|lowered|bumped|increased|decreased|reduced)\s+" + _KEY + r"\s+(?:to|=)\s+" + _VAL, "set changed raised lowered bumped increased decreased reduced", subject="primary", active=True),
     _rule("set", _KEY + r"\s*:?=\s*" + _VAL, "=", subject="primary", active=True),
     _rule("set", _KEY + r"\s+(?:is\s+now|is\s+set\s+to|now)\s+" + _VAL, "now set", subject="primary", active=True),
     _rule("set", r"\b(?:set|changed|raised|lowered|bumped|increased|decreased|reduced)\s+" + _KEY + r"\s+from\s+`?(?P<old>[^\s,;`()]+?)`?\s+to\s+" + _VAL, "from", subject="primary", active=True),
     _rule(PORT, r"\b(?:(?:listens|listening|runs|running|served|serving|answers|answering|reachable|available|exposed|bound)\s+)?on\s+port\s+:?(?P<obj>\d{2,5})\b", "port", subject="primary"),
     _rule(PORT, r"\bport\s+(?:is\s+now|changed\s+to|moved\s+to|now)\s+(?P<obj>\d{2,5})\b", "port", subject="primary", active=True),
 )  # fmt: skip
+
+# Running ~50 patterns on every clause is the cost that matters at 20,000 facts, so a rule
+# runs only on a fact holding one of its `needs` words (lower-cased, accented and plain).
+_TRIGGER_WORD = re.compile(r"\w[\w'-]*|=")
+_BY_WORD: dict[str, frozenset[int]] = {
+    n: frozenset(k for k, r in enumerate(_RULES) if n in r.needs) for r in _RULES for n in r.needs
+}
+_NEED_WORDS = frozenset(_BY_WORD)
+# relay.maxRetries, maxRetries, MAX_RETRIES: without one, the "set" rules cannot match
+_KEYLIKE = re.compile(r"\w\.[A-Za-z_]|\b[a-z]+[A-Z]|[A-Z0-9]_[A-Z0-9]")
+_SETTING_RULES = frozenset(k for k, r in enumerate(_RULES) if r.cls == "set")
 
 _CLAUSES = re.compile(r";|\.(?=\s|$)|[!?](?=\s|$)|\s[—–]\s|\n")
 _CHANGE = re.compile(
@@ -201,13 +238,20 @@ _FALLBACK_CUE = re.compile(
     r"d[ée]sormais|maintenant|j[áa]\s+n[ãa]o|agora|deixou\s+de)\b",
     re.IGNORECASE,
 )
+_CONTRAST = re.compile(
+    r"\b(?:from|not|no\s+longer|instead|previously|formerly|before|left|any\s?more|used\s+to|"
+    r"was|were|ex|plus|n[ãa]o|antes)\b",
+    re.IGNORECASE,
+)
 _HYPOTHETICAL = re.compile(
-    r"\b(?:if|would|might|may|maybe|perhaps|plans?|planning|considering|thinking\s+about|"
-    r"wants?\s+to|hopes?\s+to|will|going\s+to|could|should|talvez|vai|pourrait|peut-[êe]tre)\b",
+    r"\b(?:if|would|might|(?-i:may|will)|maybe|perhaps|plans?|planning|considering|"
+    r"thinking\s+about|wants?\s+to|hopes?\s+to|going\s+to|could|should|talvez|vai|pourrait|"
+    r"peut-[êe]tre)\b",
     re.IGNORECASE,
 )
 _TEMPORARY = re.compile(
-    r"\b(?:visit\w*|trips?|travel\w*|vacation|holidays?|stay\w*|currently|until|till|flight|"
+    r"\b(?:visit\w*|trips?|travel\w*|vacation|holidays?|stay\w*|until|till|flight|"
+    r"currently(?!\s+(?:lives|living|resides|based|works|working))|"
     r"fl(?:y|ies|ying|ew)|conference|temporar\w*|for\s+(?:the|a|an|a\s+few|two|three|\d+)\s+"
     r"(?:weekend|days?|weeks?|months?|nights?)|viagem|visita\w*|voyage|s[ée]jour|vacances|"
     r"f[ée]rias)\b|\d\s*–\s*\w|\d\s+-\s+\w",
@@ -215,21 +259,32 @@ _TEMPORARY = re.compile(
 )
 _IDENTITY = re.compile(
     r"^\s*(?P<name>\w[\w.-]*(?:\s+(?-i:[A-Z])[\w.-]*){0,2})(?:\s*,\s*(?:a|an|the|his|her|"
-    r"their|its|\w+['’]s)\s+[^,]{1,60},|\s+is\s+(?:a|an|the|his|her|their|its|\w+['’]s)\s)",
+    r"their|its|\w+['’]s)\s+[^,;.]{1,60},|\s+is\s+(?:a|an|the|his|her|their|its|\w+['’]s)\s)",
     re.IGNORECASE,
+)
+# Words _FALLBACK_CUE and _HYPOTHETICAL need: a fact without one skips the pattern
+_MARKER_WORDS = frozenset(
+    "longer now switched instead used anymore more changed désormais desormais maintenant "
+    "plus já ja agora deixou".split()
+)
+_HYPOTHETICAL_WORDS = frozenset(
+    "if would might may maybe perhaps plan plans planning considering thinking want wants "
+    "hope hopes will going could should talvez vai pourrait peut-être peut".split()
 )
 _PARENS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 _APPOSITIVE = re.compile(r",[^,]*,")
 _WORD = re.compile(r"[\w'’.-]+")
-_CONTENT = re.compile(r"\w[\w.'-]*\w|\w")
-_VERSION_TAIL = re.compile(r"(?:\s+v?\d+(?:\.\d+)+)+$", re.IGNORECASE)
+_CONTENT = re.compile(r"\w[\w.'-]*\w")
+_VERSION_TAIL = re.compile(r"(?:\s+v?\d+(?:\.\d+)*)+$", re.IGNORECASE)
 _DETERMINERS = frozenset("the a an his her their its our my o le la les l'".split())
 _PRONOUNS = frozenset("he she they it il elle ele ela".split())
 _FIRST_PERSON = frozenset("i we you nous".split())
-_SKIP_WORDS = frozenset(
-    "now currently also still just finally officially recently already then and but so "
+_LEADING = frozenset("and but so then also".split())
+_FILLER = frozenset(
+    "now currently also still just finally officially recently already then "
     "has have had is are was were".split()
 )
+_JOINERS = frozenset("and or with & his her their my our".split())
 _NOT_VALUES = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april "
     "may june july august september october november december home here there it them "
@@ -243,8 +298,16 @@ _STOPWORDS = frozenset(
 )
 
 
-@dataclass(frozen=True)
-class _Context:
+@lru_cache(maxsize=65536)
+def _fold(text: str) -> str:
+    """`names.fold`, cached, with a fast path: most text is ASCII."""
+    return text.lower() if text.isascii() else fold(text)
+
+
+_slug = lru_cache(maxsize=65536)(slugify)
+
+
+class _Context(NamedTuple):
     alias: Mapping[str, str]
     entities: tuple[str, ...]
 
@@ -254,7 +317,7 @@ class _Context:
 
     def resolve(self, phrase: str) -> str:
         """The entity slug a surface name stands for: alias first, else its slug."""
-        return self.alias.get(fold(phrase)) or slugify(phrase)
+        return self.alias.get(_fold(phrase)) or _slug(phrase)
 
 
 def find_supersessions(
@@ -267,42 +330,47 @@ def find_supersessions(
     module docstring; each edge's `cue` names the class and the change
     ("lives-in: Lisbon -> Porto", "set relay.maxRetries: 5 -> 8", "marker: now (...)").
     """
-    alias = {fold(k): v for k, v in (aliases or {}).items()}
+    alias = {_fold(k): v for k, v in (aliases or {}).items()}
     order = sorted(
         (start, i)
         for i, f in enumerate(facts)
         if f.kind in KINDS and (start := f.valid_from or f.day) is not None
     )
     book = _Book()
-    recent: dict[str, deque[tuple[int, frozenset[str], dict[str, str]]]] = defaultdict(
+    recent: dict[str, deque[tuple[int, frozenset[str]]]] = defaultdict(
         lambda: deque(maxlen=FALLBACK_WINDOW)
     )
     out: list[Supersession] = []
     for seq, (start, i) in enumerate(order):
         fact = facts[i]
-        ctx = _Context(alias, tuple(dict.fromkeys(alias.get(e, e) for e in fact.entities)))
-        found = False
+        ctx = _Context(
+            alias, tuple(alias.get(e, e) for e in fact.entities) if alias else fact.entities
+        )
         pending: list[_Claim] = []
-        for claim in _claims(fact.text, ctx):
+        words = frozenset(_TRIGGER_WORD.findall(fact.text.lower()))
+        claims = _claims(fact.text, words, ctx)
+        # the fallback is for predicates no rule knows; a known one already had its say
+        understood = any(c.cls != NAME or c.active for c in claims)
+        for claim in claims:
             hit = book.target(claim)
             if hit is not None:
                 out.append(Supersession(fact.id, facts[hit.fact].id, start, _cue(claim, hit)))
                 book.kill(hit.fact)
-                found = True
             pending.extend(_registered(claim, hit))
         for claim in pending:
             book.add(_Held(seq, i, claim))
-        words, caps = _profile(fact.text)
         if ctx.primary is None:
             continue
-        marker = _FALLBACK_CUE.search(fact.text)
-        if not found and marker:
-            hit_fact, cue = _fallback(recent[ctx.primary], words, caps, book.dead)
+        content = words - _STOPWORDS  # what the fallback's Jaccard compares
+        quiet = understood or words.isdisjoint(_MARKER_WORDS)
+        marker = None if quiet else _FALLBACK_CUE.search(fact.text)
+        if marker:
+            hit_fact, cue = _fallback(facts, i, content, recent[ctx.primary], book.dead)
             if hit_fact is not None:
-                cue = f"marker: {fold(marker.group(0))} {cue}"
+                cue = f"marker: {_fold(marker.group(0))} {cue}"
                 out.append(Supersession(fact.id, facts[hit_fact].id, start, cue))
                 book.kill(hit_fact)
-        recent[ctx.primary].append((i, words, caps))
+        recent[ctx.primary].append((i, content))
     return out
 
 
@@ -336,18 +404,33 @@ class _Book:
     def target(self, c: _Claim) -> _Held | None:
         """The live claim `c` ends, if any (see the module docstring)."""
         if c.old is not None:
-            classes = self.classes.get(c.subject, ()) if c.cls == ANY else (c.cls,)
-            held = [self.live[(k, c.subject)][c.old][-1] for k in classes
-                    if c.old in self.live.get((k, c.subject), {})]  # fmt: skip
-            if held or c.cls == ANY or c.cls in _MULTI or c.obj is None:
-                return max(held, default=None, key=lambda h: h.seq)
+            # "Peter moved everything off Docker" in a fact about atlas: the named old value
+            # pins the thing, so an ANY claim may find it under the fact's other entities.
+            for subject in (c.subject, *c.scope):
+                classes = self.classes.get(subject, ()) if c.cls == ANY else (c.cls,)
+                held = [self.live[(k, subject)][c.old][-1] for k in classes
+                        if c.old in self.live.get((k, subject), {})]  # fmt: skip
+                if held:
+                    return max(held, key=lambda h: h.seq)
+            if c.cls == ANY or c.cls in _MULTI or c.obj is None:
+                return None
         if c.obj is None or not c.active:
             return None
         bucket = self.live.get((c.cls, c.subject))
         if not bucket or (c.cls in _MULTI and len(bucket) != 1):
             return None
         latest = max((lst[-1] for lst in bucket.values()), key=lambda h: h.seq)
-        return None if latest.claim.obj == c.obj else latest
+        if latest.claim.obj == c.obj:
+            return None
+        if c.cls in _GUARDED and _refines(c.clause, str(latest.claim.shown)):
+            return None  # "lives in Graça, Lisbon" still says Lisbon: a detail, not a move
+        return latest
+
+
+def _refines(clause: str, current: str) -> bool:
+    """Whether `clause` names the `current` value without a word that sets it apart."""
+    words = set(_TRIGGER_WORD.findall(clause.lower()))
+    return set(current.lower().split()) <= words and _CONTRAST.search(clause) is None
 
 
 def _cue(c: _Claim, hit: _Held) -> str:
@@ -367,45 +450,63 @@ def _registered(c: _Claim, hit: _Held | None) -> list[_Claim]:
     if cls is None:
         return []
     label = hit.claim.label if hit is not None else cls
-    return [_Claim(cls, label, c.subject, c.obj, c.shown, None, False)]
+    subject = hit.claim.subject if hit is not None else c.subject
+    return [_Claim(cls, label, subject, c.obj, c.shown, None, False)]
 
 
-def _claims(text: str, ctx: _Context) -> list[_Claim]:
-    """Every claim in `text`, clause by clause, in reading order."""
-    out: list[_Claim] = []
+def _claims(text: str, words: frozenset[str], ctx: _Context) -> list[_Claim]:
+    """Every claim in `text` (whose lower-cased words are `words`), clause by clause."""
+    ident = _identity(text, ctx)
+    out: list[_Claim] = [ident] if ident is not None else []
+    found = frozenset().union(*(_BY_WORD[w] for w in words & _NEED_WORDS))
+    if found & _SETTING_RULES and _KEYLIKE.search(text) is None:
+        found = found - _SETTING_RULES
+    if not found:
+        return out  # most facts: nothing more to look at
+    # One search of the whole text drops the rules whose word occurs but whose pattern fails.
+    rules = [n for n in sorted(found) if _RULES[n].pattern.search(text)]
+    if not rules:
+        return out
+    hypothetical = not words.isdisjoint(_HYPOTHETICAL_WORDS)
     for clause in _CLAUSES.split(text):
-        folded = clause.casefold()
-        if not clause.strip() or _HYPOTHETICAL.search(clause):
+        matches = [(m.start(), n, _RULES[n], m) for n in rules
+                   for m in _RULES[n].pattern.finditer(clause)]  # fmt: skip
+        if not matches or (hypothetical and _HYPOTHETICAL.search(clause)):
             continue
-        ident = _identity(clause, ctx)
-        if ident is not None:
-            out.append(ident)
-        matches = sorted(
-            ((m.start(), n, rule, m) for n, rule in enumerate(_RULES)
-             if any(s in folded for s in rule.needs) for m in rule.pattern.finditer(clause)),
-            key=lambda t: (t[1] if t[2].cls == ANY else -1, t[0], t[1]),
-        )  # fmt: skip
-        if not matches:
-            continue
+        if len(matches) > 1:
+            matches.sort(key=lambda t: (t[1] if t[2].cls == ANY else -1, t[0], t[1]))
+            # "no longer works at Acme" holds "works at Acme": the longer match says it
+            spans = [(t[3].start(), t[3].end(), t[2].cls) for t in matches]
+            matches = [t for t in matches if not any(
+                x <= t[3].start() and t[3].end() <= y and (x, y) != t[3].span()
+                and c in (t[2].cls, ANY) for x, y, c in spans)]  # fmt: skip
         first = min(t[0] for t in matches)
-        temporary = _TEMPORARY.search(clause) is not None
-        change = _CHANGE.search(clause) is not None
+        temporary = any(t[2].cls == LOCATION for t in matches) and _TEMPORARY.search(clause)
         for _, _, rule, m in matches:
             if rule.cls == LOCATION and temporary:
                 continue
-            claim = _claim(rule, m, clause[:first], ctx, change)
+            claim = _claim(rule, m, clause[:first], ctx, clause)
             if claim is not None and claim not in out:
                 out.append(claim)
-    return out
+    if len(out) < 2:
+        return out
+    # "now lives in Porto; he is no longer in Lisbon" is one change: Lisbon -> Porto.
+    for neg in [c for c in out if c.obj is None]:
+        pos = next((c for c in out if c.obj is not None and c.old is None
+                    and (c.cls, c.subject) == (neg.cls, neg.subject)), None)  # fmt: skip
+        if pos is not None:
+            out[out.index(pos)] = pos._replace(old=neg.old)
+            out.remove(neg)
+    # A claim that names the value it ends is the most specific: let it pick first, so
+    # "switched from SQLite to Postgres, running on atlas" ends SQLite, not via "atlas".
+    return sorted(out, key=lambda c: c.old is None)
 
 
-def _claim(
-    rule: _Rule, m: re.Match[str], prefix: str, ctx: _Context, change: bool
-) -> _Claim | None:
+def _claim(rule: _Rule, m: re.Match[str], prefix: str, ctx: _Context, clause: str) -> _Claim | None:
     groups = m.groupdict()
     cls, label = rule.cls, rule.cls
     if cls == "set":
-        cls, label = "set " + fold(groups["key"]), "set " + groups["key"]
+        cls, label = "set " + _fold(groups["key"]), "set " + groups["key"]
     value = _value(groups.get("obj"), cls, ctx)
     old = _value(groups.get("old"), cls, ctx)
     if cls == NAME and groups.get("old") and old and not _is_name(groups["old"], ctx):
@@ -426,8 +527,14 @@ def _claim(
         cls, label, subject,
         value[0] if value else None, value[1] if value else None,
         old[0] if old else None,
-        active=rule.active or (change and value is not None),
+        # "now uses Postgres" may add a tool; only a switch verb or a named old value ends one
+        active=value is not None and (
+            rule.active or cls not in _MULTI
+            or (cls != USES and _CHANGE.search(clause) is not None)
+        ),
+        clause=clause,
         default=rule.default,
+        scope=tuple(e for e in ctx.entities if e != subject) if cls == ANY else (),
     )  # fmt: skip
 
 
@@ -437,13 +544,13 @@ def _value(raw: str | None, cls: str, ctx: _Context) -> tuple[str, str] | None:
         return None
     words = raw.strip().strip("`'\"“”").rstrip(".").split()
     article = ""
-    while words and fold(words[0]) in _DETERMINERS:
+    while words and _fold(words[0]) in _DETERMINERS:
         article = words.pop(0)
     shown = _VERSION_TAIL.sub("", " ".join(words)) if cls not in (NAME, PORT) else " ".join(words)
     if cls.startswith("set ") or cls == PORT:
-        return (fold(shown), shown) if shown else None
-    folded = fold(shown)
-    if not shown or len(words) > 5 or folded in _NOT_VALUES:
+        return (_fold(shown), shown) if shown else None
+    folded = _fold(shown)
+    if not shown or len(words) > (8 if cls == ROLE else 5) or folded in _NOT_VALUES:
         return None
     if cls == NAME:
         return folded, shown
@@ -456,44 +563,43 @@ def _value(raw: str | None, cls: str, ctx: _Context) -> tuple[str, str] | None:
 
 
 def _is_name(word: str, ctx: _Context) -> bool:
-    return any(ch.isdigit() or ch.isupper() for ch in word) or fold(word) in ctx.alias
+    return any(ch.isdigit() or ch.isupper() for ch in word) or _fold(word) in ctx.alias
 
 
 def _subject(prefix: str, ctx: _Context, personal: bool) -> str | None:
     """The entity a clause's subject phrase names; the first entity for a pronoun or none."""
-    phrase = _APPOSITIVE.sub(" ", _PARENS.sub(" ", prefix + " "))
-    words = [w for w in _WORD.findall(phrase) if fold(w) not in _SKIP_WORDS]
+    words = _WORD.findall(_APPOSITIVE.sub(" ", _PARENS.sub(" ", prefix + " ")))
+    while words and _fold(words[0]) in _LEADING:
+        words.pop(0)
+    words = [w for w in words if _fold(w) not in _FILLER]
     if not words:
         return ctx.primary
-    low = [fold(w) for w in words]
+    low = [_fold(w) for w in words]
     if len(low) == 1 and low[0] in _PRONOUNS:
         return ctx.primary
     if len(low) == 1 and low[0] in _FIRST_PERSON:
         return None if personal else ctx.primary
-    if any(w.endswith(("'s", "’s")) or w in {"or", "with", "&", "his", "her", "their", "my"}
-           for w in low):  # fmt: skip
-        return None  # "Peter's sister", "his laptop": some other thing
+    if any(w.endswith(("'s", "’s")) or w in _JOINERS for w in low):
+        return None  # "Peter's sister", "his laptop", "Andy and Peter": someone else, or many
     bare = words[1:] if low[0] in _DETERMINERS else words
     for candidate in (" ".join(words), " ".join(bare)):
-        slug = ctx.resolve(candidate)
-        if slug in ctx.entities:
+        if (slug := ctx.resolve(candidate)) in ctx.entities:
             return slug
-        for entity in ctx.entities:
-            if slug.startswith(entity + "-"):
-                return entity  # "The OpenClaw gateway" -> openclaw
+    if len(bare) >= 2 and (head := ctx.resolve(" ".join(bare[:-1]))) in ctx.entities:
+        return head  # a name and one more word: "The OpenClaw gateway", "Marta Kowalski"
     if all(w[:1].isupper() for w in bare) and len(bare) <= 3:
         return ctx.resolve(" ".join(bare))  # a name the fact did not @mention
     return None
 
 
 def _identity(clause: str, ctx: _Context) -> _Claim | None:
-    """A passive name claim from "nas01, Peter's home server, ..." or "Marta is a ...": the
-    name a later rename can end."""
+    """A passive name claim from a fact opening "nas01, Peter's home server, ..." or
+    "Marta is a ...": the name a later rename can end."""
     m = _IDENTITY.match(clause)
     if m is None:
         return None
     name = m.group("name")
-    low = fold(name)
+    low = _fold(name)
     if low in _PRONOUNS or low in _DETERMINERS or low in _FIRST_PERSON:
         return None
     slug = ctx.resolve(name)
@@ -503,28 +609,33 @@ def _identity(clause: str, ctx: _Context) -> _Claim | None:
     return _Claim(NAME, NAME, subject, low, name, None, False)
 
 
-def _profile(text: str) -> tuple[frozenset[str], dict[str, str]]:
-    """Content words of `text`, and its names and numbers (folded -> as written)."""
-    tokens = [t for t in _CONTENT.findall(text) if len(t) > 1]
-    words = frozenset(f for t in tokens if (f := fold(t)) not in _STOPWORDS)
-    caps = {fold(t): t for t in tokens[1:] if t[0].isupper() or any(c.isdigit() for c in t)}
-    return words, {k: v for k, v in caps.items() if k not in _STOPWORDS}
+def _names(text: str) -> dict[str, str]:
+    """Names and numbers in `text` after its first word, folded -> as written."""
+    # not lower: a capital or no letters at all ("Vim", "8080", "relay.maxRetries")
+    caps = {_fold(t): t for t in _CONTENT.findall(text)[1:] if len(t) > 1 and not t.islower()}
+    return {k: v for k, v in caps.items() if k not in _STOPWORDS}
 
 
 def _fallback(
-    candidates: deque[tuple[int, frozenset[str], dict[str, str]]],
+    facts: Sequence[FactIn],
+    me: int,
     words: frozenset[str],
-    caps: dict[str, str],
+    candidates: deque[tuple[int, frozenset[str]]],
     dead: set[int],
 ) -> tuple[int | None, str]:
     """The most recent live candidate the marker fact restates with a changed name or number."""
     if len(words) < 3:
         return None, ""
-    for fact, other, other_caps in reversed(candidates):
-        if fact in dead or len(other) < 3:
+    caps: dict[str, str] | None = None
+    size = len(words)
+    for fact, other in reversed(candidates):
+        shared = len(words & other)
+        if len(other) < 3 or shared < FALLBACK_JACCARD * (size + len(other) - shared):
             continue
-        if len(words & other) / len(words | other) < FALLBACK_JACCARD:
+        if fact in dead:
             continue
+        caps = _names(facts[me].text) if caps is None else caps
+        other_caps = _names(facts[fact].text)
         new = [caps[k] for k in caps if k not in other_caps]
         gone = [other_caps[k] for k in other_caps if k not in caps]
         if new and gone:
