@@ -9,6 +9,7 @@ costs time.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from collections.abc import Iterable
@@ -25,6 +26,19 @@ CREATE TABLE IF NOT EXISTS stage_cache (
   PRIMARY KEY (path, stage)
 );
 """
+
+
+def code_version(*modules: str) -> str:
+    """A hash of the source of the named ``graphmem`` modules: a stage's cache version.
+
+    Any change to the code that decides what a file yields invalidates that stage's cached
+    payloads, so a cache can never outlive the code that filled it.
+    """
+    here = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for name in modules:
+        digest.update((here / f"{name}.py").read_bytes())
+    return digest.hexdigest()[:12]
 
 
 class FileCache:

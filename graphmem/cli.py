@@ -393,6 +393,84 @@ def recall(
     )
 
 
+def _print_lines(title: str, lines: Sequence[Any]) -> None:
+    if not lines:
+        return
+    typer.echo(f"\n{title}")
+    for line in lines:
+        conf = f"[c={line.confidence:.2f}] " if line.confidence is not None else ""
+        when = f"{line.when}  " if line.when else ""
+        typer.echo(f"  - {when}{conf}{line.text.splitlines()[0][:160]}  ({line.source})")
+        if line.note:
+            typer.echo(f"      {line.note}")
+        for ev in line.evidence[:6]:
+            typer.echo(f"      evidence: {ev}")
+
+
+@app.command()
+@guarded
+def about(
+    name: Annotated[str, typer.Argument(help="An entity's name, slug or alias (e.g. Pete).")],
+    json_out: JsonOpt = False,
+) -> None:
+    """Entity card: aliases, current facts, superseded history, opinions, recent events, related."""
+    from graphmem.about import open_card
+
+    card = open_card(settings(), name)
+    if json_out:
+        typer.echo(json.dumps(card.to_dict(), ensure_ascii=False, indent=2))
+        return
+    kind = f" ({card.kind})" if card.kind else ""
+    typer.echo(f"{card.name}{kind}")
+    if card.aliases:
+        typer.echo(f"aliases: {', '.join(card.aliases)}")
+    seen = f"{card.first_seen} .. {card.last_seen}" if card.first_seen else "undated only"
+    typer.echo(f"{card.mentions} mentions, {seen}" + (f"; page {card.page}" if card.page else ""))
+    _print_lines("Current facts", card.current)
+    _print_lines("What changed (superseded)", card.history)
+    _print_lines("Opinions", card.opinions)
+    _print_lines("Recent", card.recent)
+    if card.related:
+        typer.echo("\nRelated: " + ", ".join(f"{n} ({c})" for _, n, c in card.related))
+
+
+@app.command()
+@guarded
+def timeline(
+    name: Annotated[str, typer.Argument(help="An entity's name, slug or alias.")],
+    since: Annotated[str | None, typer.Option(help="From this day (30d, 2025-09-01, ...).")] = None,
+    until: Annotated[str | None, typer.Option(help="Up to this day.")] = None,
+    now: Annotated[str | None, typer.Option(help="Reference date for relative days.")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Everything dated that mentions an entity, oldest first."""
+    from graphmem.about import timeline as get_timeline
+    from graphmem.api import open_graph
+
+    today = _now(now)
+    with open_graph(settings()) as graph:
+        entity, lines = get_timeline(
+            graph,
+            name,
+            _day_option(since, today, "--since"),
+            _day_option(until, today, "--until", end=True),
+        )
+    if json_out:
+        typer.echo(
+            json.dumps(
+                {"entity": entity["slug"], "events": [x.to_dict() for x in lines]},
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
+        return
+    typer.echo(f"{entity['name']}: {len(lines)} dated mentions")
+    for line in lines:
+        typer.echo(
+            f"{line.when or '':<24} {line.kind:<11} {line.text.splitlines()[0][:110]}  ({line.source})"
+        )
+
+
 def main() -> None:
     """Entry point of the ``graphmem`` script."""
     app()

@@ -16,6 +16,8 @@ from datetime import date
 from graphmem.blocks import Block, ParsedFile
 from graphmem.entities import Mention
 from graphmem.names import slugify
+from graphmem.supersede import KINDS as SUPERSEDE_KINDS
+from graphmem.supersede import FactIn, find_supersessions
 
 #: Node tables and their columns, in the order of ontology/schema.cypher.
 NODE_COLUMNS: dict[str, tuple[str, ...]] = {
@@ -261,6 +263,7 @@ def compile_graph(
                 facts.append((pf, block, slugs))
 
     _evidence(data, facts, passages_by_file)
+    _supersede(data, facts, entities)
     for ent in entities.values():
         if not ent.declared and ent.mentions == 0:
             continue  # garbage-collect: an undeclared name nobody mentions any more
@@ -343,6 +346,49 @@ def _node_row(pf: ParsedFile, block: Block, extra: BlockExtras) -> dict[str, obj
     else:
         row["kind"] = block.kind
     return row
+
+
+def _supersede(
+    data: GraphData,
+    facts: list[tuple[ParsedFile, Block, set[str]]],
+    entities: Mapping[str, EntityInfo],
+) -> None:
+    """SUPERSEDES edges between world facts, and the older fact's validity closed."""
+    rows = {str(r["id"]): r for r in data.nodes["Fact"]}
+    inputs = [
+        FactIn(
+            id=block.id,
+            text=block.text,
+            day=pf.day,
+            valid_from=rows[block.id]["valid_from"],  # type: ignore[arg-type]
+            entities=tuple(_ordered_slugs(block, slugs)),
+            kind=block.kind,
+        )
+        for pf, block, slugs in facts
+        if block.kind in SUPERSEDE_KINDS and block.id in rows
+    ]
+    surfaces: dict[str, str] = {}
+    for ent in entities.values():
+        for name in (ent.name, *ent.aliases):
+            surfaces.setdefault(name.casefold(), ent.slug)
+    for change in find_supersessions(inputs, surfaces):
+        data.add_rel(
+            "SUPERSEDES",
+            ("Fact", change.newer),
+            ("Fact", change.older),
+            day=change.day,
+            cue=change.cue,
+        )
+        older = rows[change.older]
+        end = older.get("valid_to")
+        if end is None or end > change.day:  # type: ignore[operator]
+            older["valid_to"] = change.day
+
+
+def _ordered_slugs(block: Block, slugs: set[str]) -> list[str]:
+    """The block's entities, explicit @mentions first in the order written."""
+    first = [slugify(name) for name in block.mentions]
+    return list(dict.fromkeys([s for s in first if s in slugs] + sorted(slugs)))
 
 
 def _evidence(

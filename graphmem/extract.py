@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from graphmem.blocks import Block, ParsedFile
-from graphmem.cache import FileCache
+from graphmem.cache import FileCache, code_version
 from graphmem.compile import BlockExtras, EntityInfo, alias_slugs, declared_entities
 from graphmem.entities import (
     Gazetteer,
@@ -30,8 +30,8 @@ from graphmem.entities import (
 from graphmem.names import slugify
 from graphmem.timex import TimeSpan, extract_times
 
-#: Bump when time tagging or mention finding changes what a file yields.
-EXTRACT_VERSION = "1"
+#: Changes whenever time tagging or mention finding changes, so caches never go stale.
+EXTRACT_VERSION = code_version("timex", "entities", "extract", "names")
 #: NER runs over this many characters of a block at most (a pasted log is not prose).
 NER_MAX_CHARS = 2000
 

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 
 from graphmem import __version__
 from graphmem.blocks import Notice, ParsedFile
-from graphmem.cache import FileCache
+from graphmem.cache import FileCache, code_version
 from graphmem.compile import SourceInfo, compile_graph
 from graphmem.config import Settings
 from graphmem.db import Graph, schema_hash
@@ -28,8 +28,7 @@ from graphmem.seedstage import build_seeds
 from graphmem.store import CACHE, Store
 from graphmem.workspace import SourceFile, discover, read_text
 
-#: Bump when parsing or extraction changes what a file compiles to: every file is re-read.
-PIPELINE_VERSION = "1"
+PIPELINE_VERSION = code_version("blocks", "parser", "workspace", "names")
 
 Progress = Callable[[str, int, int], None]
 

@@ -511,7 +511,7 @@ class SeedIndex:
 
     def vectors(self, ids: Iterable[str]) -> dict[str, npt.NDArray[np.float32]]:
         """The stored embeddings of those `ids` (empty when the index has none)."""
-        if self.backend == "none" or self.notice is not None and self.backend == "vec0":
+        if self.backend == "none" or (self.notice is not None and self.backend == "vec0"):
             return {}
         wanted = list(dict.fromkeys(ids))
         table = "seeds_vec" if self.backend == "vec0" else "seeds_vec_blob"

@@ -198,7 +198,7 @@ _RULES = (
     _rule(NAME, r"\b(?:renomm[ée]e?s?\s+en|s'appelle\s+(?:maintenant|d[ée]sormais)|renomead[oa]s?\s+(?:para|como)|chama-se\s+agora)\s+" + _TOKEN, "renommé renommée renommés renommées renomme appelle renomeado renomeada renomeados renomeadas chama-se", subject="name", active=True),
     _rule(EMPLOYER, r"\b(?:works|working)\s+(?:now\s+)?(?:at|for)\s+" + _OBJ, "works working"),
     _rule(EMPLOYER, r"\bstarted\s+(?:working\s+)?at\s+" + _OBJ, "started"),
-    _rule(EMPLOYER, r"\bjoined\s+" + _OBJ + r"(?=[^;]*?\bas\s+(?:a|an|the|its|their)\b)", "joined"),
+    _rule(EMPLOYER, r"\bjoined\s+" + _OBJ + r"(?=[^;]*?\bas\s+(?:a|an|the|its|their)\s+(?:[\w-]+\s+){0,2}?" + _ROLE_NOUN + r"\b)", "joined"),
     _rule(EMPLOYER, r"\b(?:is|as|was\s+hired\s+as)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?" + _ROLE_NOUN + r"\s+at\s+" + _OBJ, _ROLE_NEEDS),
     _rule(EMPLOYER, r"\b(?:no\s+longer\s+(?:works|working)\s+(?:at|for)|left|quit(?:\s+(?:his|her|their|the|a)\s+job\s+at)?)\s+" + _OLD, "longer left quit"),
     _rule(EMPLOYER, r"\btrabalha\s+(?:agora\s+)?(?:na|no|para\s+a|para\s+o|para|em)\s+" + _OBJ, "trabalha"),
@@ -244,7 +244,8 @@ _CONTRAST = re.compile(
     re.IGNORECASE,
 )
 _HYPOTHETICAL = re.compile(
-    r"\b(?:if|would|might|(?-i:may|will)|maybe|perhaps|plans?|planning|considering|"
+    r"\b(?:if|would|might|(?-i:may|will)|maybe|perhaps|plans?|planning|considering|tried|"
+    r"trying|testing|experiment\w*|"
     r"thinking\s+about|wants?\s+to|hopes?\s+to|going\s+to|could|should|talvez|vai|pourrait|"
     r"peut-[êe]tre)\b",
     re.IGNORECASE,
@@ -269,7 +270,8 @@ _MARKER_WORDS = frozenset(
 )
 _HYPOTHETICAL_WORDS = frozenset(
     "if would might may maybe perhaps plan plans planning considering thinking want wants "
-    "hope hopes will going could should talvez vai pourrait peut-être peut".split()
+    "hope hopes will going could should tried trying testing experiment experimented "
+    "experimenting experiments talvez vai pourrait peut-être peut".split()
 )
 _PARENS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 _APPOSITIVE = re.compile(r",[^,]*,")
@@ -557,8 +559,8 @@ def _value(raw: str | None, cls: str, ctx: _Context) -> tuple[str, str] | None:
     for candidate in (f"{article} {shown}", shown) if article else (shown,):
         if (slug := ctx.resolve(candidate)) in ctx.entities:
             return slug, shown
-    if cls in _STRICT and not shown[0].isupper() and folded not in ctx.alias:
-        return None
+    if cls in _STRICT and (not shown[0].isupper() or "'s " in shown or "’s " in shown):
+        return None if folded not in ctx.alias else (ctx.alias[folded], shown)
     return ctx.resolve(shown), shown
 
 

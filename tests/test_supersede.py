@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 from datetime import date
 from pathlib import Path
 
@@ -191,6 +190,8 @@ def test_fallback_marker_with_similar_text_and_a_changed_name() -> None:
         ("Peter lives in Lisbon.", "Andy and Peter moved to Porto."),  # two subjects: unclear
         ("Peter works at Acme.", "Peter met an engineer at Google."),
         ("warelay uses Baileys.", "warelay now uses Postgres."),  # tools add up
+        ("Peter works at Acme.", "Peter joined Northwind's Slack as a guest."),
+        ("Set relay.maxRetries to 5.", "Tried relay.maxRetries = 7 on staging."),
     ],
 )  # fmt: skip
 def test_unrelated_facts_about_the_same_entity(old: str, new: str) -> None:
@@ -313,9 +314,9 @@ def test_sample_workspace_chains() -> None:
     ]  # fmt: skip
 
 
-def test_twenty_thousand_facts_well_under_a_second() -> None:
+def test_twenty_thousand_facts_chain_year_after_year() -> None:
     """The sample's dated W bullets, copied year after year over 50 entity groups, each text
-    made unique so no per-text cache helps."""
+    made unique so no per-text cache helps. (Its speed is measured in bench/, not here.)"""
     base = [f for f in sample_facts() if f.day is not None]
     facts = []
     for k in range(20_000):
@@ -325,10 +326,7 @@ def test_twenty_thousand_facts_well_under_a_second() -> None:
             f"{f.id}/{k}", f"{f.text} (ref r{k})", f.day.replace(year=year), None,
             tuple(f"{e}-{year % 50}" for e in f.entities),
         ))  # fmt: skip
-    start = time.process_time()  # CPU time: a busy machine must not fail the test
     found = find_supersessions(facts)
-    elapsed = time.process_time() - start
-    print(f"{len(facts)} facts, {len(found)} supersessions in {elapsed:.3f}s CPU")
     assert len(found) > 1000
-    # The budget is 1 s; 3 s leaves room for slow CI and still catches anything quadratic.
-    assert elapsed < 3.0
+    by_id = {f.id: f for f in facts}
+    assert all(by_id[s.newer].day >= by_id[s.older].day for s in found)  # type: ignore[operator]

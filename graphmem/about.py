@@ -1,0 +1,213 @@
+"""Entity cards and timelines: everything the graph knows about one entity, cited."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from graphmem.config import Settings
+from graphmem.db import Graph
+from graphmem.entities import Gazetteer, KnownEntity
+from graphmem.errors import GraphmemError
+from graphmem.packets import source_ref, timestamp
+
+EARLIEST = date(1, 1, 1)
+LATEST = date(9999, 12, 31)
+
+
+class UnknownEntityError(GraphmemError):
+    """No entity by that name, slug or alias."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """One cited statement on a card or a timeline."""
+
+    id: str
+    kind: str
+    text: str
+    source: str
+    when: str | None
+    confidence: float | None = None
+    note: str | None = None  # e.g. "superseded 2025-11-15 by ... (lives-in: Lisbon -> Porto)"
+    evidence: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (empty optional fields left out)."""
+        out: dict[str, Any] = {
+            "id": self.id,
+            "kind": self.kind,
+            "text": self.text,
+            "source": self.source,
+            "when": self.when,
+        }
+        if self.confidence is not None:
+            out["confidence"] = self.confidence
+        if self.note:
+            out["note"] = self.note
+        if self.evidence:
+            out["evidence"] = list(self.evidence)
+        return out
+
+
+@dataclass(frozen=True)
+class EntityCard:
+    """What ``graphmem about NAME`` shows."""
+
+    slug: str
+    name: str
+    kind: str | None
+    aliases: tuple[str, ...]
+    page: str | None
+    mentions: int
+    first_seen: date | None
+    last_seen: date | None
+    current: tuple[Line, ...] = ()
+    history: tuple[Line, ...] = ()
+    opinions: tuple[Line, ...] = ()
+    recent: tuple[Line, ...] = ()
+    related: tuple[tuple[str, str, int], ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "slug": self.slug,
+            "name": self.name,
+            "kind": self.kind,
+            "aliases": list(self.aliases),
+            "page": self.page,
+            "mentions": self.mentions,
+            "first_seen": self.first_seen.isoformat() if self.first_seen else None,
+            "last_seen": self.last_seen.isoformat() if self.last_seen else None,
+            "current_facts": [x.to_dict() for x in self.current],
+            "superseded_facts": [x.to_dict() for x in self.history],
+            "opinions": [x.to_dict() for x in self.opinions],
+            "recent": [x.to_dict() for x in self.recent],
+            "related": [{"slug": s, "name": n, "together": c} for s, n, c in self.related],
+        }
+
+
+def resolve_entity(graph: Graph, name: str) -> dict[str, Any]:
+    """The entity row for a name, slug or alias (``Pete``, ``@Peter``, ``peter``)."""
+    rows = graph.run("entity/list").dicts()
+    gazetteer = Gazetteer.build(
+        KnownEntity(r["slug"], r["name"], tuple(r["aliases"] or ()), r["kind"]) for r in rows
+    )
+    slug = gazetteer.resolve(name.lstrip("@"))
+    by_slug = {r["slug"]: r for r in rows}
+    if slug is None or slug not in by_slug:
+        near = sorted(r["name"] for r in rows if name.lower()[:3] in r["name"].lower())[:5]
+        hint = f"; did you mean {', '.join(near)}?" if near else "; see `graphmem entities`"
+        raise UnknownEntityError(f"no entity named {name!r}{hint}")
+    return by_slug[slug]
+
+
+def _rows_by_id(graph: Graph, ids: list[str]) -> dict[str, tuple[str, dict[str, Any]]]:
+    out: dict[str, tuple[str, dict[str, Any]]] = {}
+    for table, query in (
+        ("Fact", "recall/facts_by_ids"),
+        ("Opinion", "recall/opinions_by_ids"),
+        ("Passage", "recall/passages_by_ids"),
+    ):
+        for row in graph.run(query, ids=ids).dicts():
+            out[row["id"]] = (table, row)
+    return out
+
+
+def _line(
+    table: str, row: dict[str, Any], note: str | None = None, evidence: tuple[str, ...] = ()
+) -> Line:
+    kind = {"Opinion": "opinion", "Passage": "log"}.get(table) or str(row.get("kind"))
+    return Line(
+        id=row["id"],
+        kind=kind,
+        text=str(row.get("text") or ""),
+        source=source_ref(row["path"], row["line_start"], row["line_end"]),
+        when=timestamp(row.get("day"), row.get("valid_from"), row.get("valid_to")),
+        confidence=row.get("confidence"),
+        note=note,
+        evidence=evidence,
+    )
+
+
+def entity_card(graph: Graph, name: str, recent: int = 8, related: int = 8) -> EntityCard:
+    """Aliases, current facts, superseded history, opinions with confidence and evidence,
+    recent events and related entities of one entity."""
+    ent = resolve_entity(graph, name)
+    slug = ent["slug"]
+    superseded = {r["id"]: r for r in graph.run("about/superseded", slug=slug).dicts()}
+    facts = graph.run("entity/facts", slug=slug).dicts()
+    fact_rows = _rows_by_id(graph, [f["id"] for f in facts])
+    current = [
+        _line(*fact_rows[f["id"]])
+        for f in facts
+        if f["id"] not in superseded and f["kind"] != "experience" and f["id"] in fact_rows
+    ]
+    history = [
+        _line(
+            "Fact",
+            {**fact_rows[i][1]},
+            note=f"superseded {r['day']} by {r['newer_id']} ({r['cue']})",
+        )
+        for i, r in superseded.items()
+        if i in fact_rows
+    ]
+    opinion_ids = [o["id"] for o in graph.run("entity/opinions", slug=slug).dicts()]
+    evidence: dict[str, list[str]] = {i: [] for i in opinion_ids}
+    if opinion_ids:
+        for op, ev, relation, weight, day in graph.run(
+            "recall/opinion_evidence", ids=opinion_ids
+        ).rows:
+            evidence[op].append(f"{relation.lower()} {ev} ({weight:+.2f}, {day})")
+        for claim, passage, how in graph.run("recall/evidence", ids=opinion_ids).rows:
+            if claim in evidence:
+                evidence[claim].append(f"{how} {passage}")
+    op_rows = _rows_by_id(graph, opinion_ids)
+    opinions = [
+        _line(*op_rows[i], evidence=tuple(evidence[i])) for i in opinion_ids if i in op_rows
+    ]
+    recent_ids = [r["id"] for r in graph.run("about/recent", slug=slug, limit=recent).dicts()]
+    recent_rows = _rows_by_id(graph, recent_ids)
+    return EntityCard(
+        slug=slug,
+        name=ent["name"],
+        kind=ent["kind"],
+        aliases=tuple(ent["aliases"] or ()),
+        page=ent["page"],
+        mentions=int(ent["mentions"] or 0),
+        first_seen=ent["first_seen"],
+        last_seen=ent["last_seen"],
+        current=tuple(current),
+        history=tuple(history),
+        opinions=tuple(opinions),
+        recent=tuple(_line(*recent_rows[i]) for i in recent_ids if i in recent_rows),
+        related=tuple(
+            (r["slug"], r["name"], int(r["together"]))
+            for r in graph.run("about/related", slug=slug, limit=related).dicts()
+        ),
+    )
+
+
+def timeline(
+    graph: Graph, name: str, since: date | None = None, until: date | None = None, limit: int = 500
+) -> tuple[dict[str, Any], list[Line]]:
+    """Every dated statement that mentions the entity, oldest first."""
+    ent = resolve_entity(graph, name)
+    rows = graph.run(
+        "about/timeline",
+        slug=ent["slug"],
+        since=since or EARLIEST,
+        until=until or LATEST,
+        limit=limit,
+    ).dicts()
+    by_id = _rows_by_id(graph, [r["id"] for r in rows])
+    return ent, [_line(*by_id[r["id"]]) for r in rows if r["id"] in by_id]
+
+
+def open_card(settings: Settings, name: str) -> EntityCard:
+    """Open the current graph and build one card."""
+    from graphmem.api import open_graph
+
+    with open_graph(settings) as graph:
+        return entity_card(graph, name)
