@@ -6,7 +6,7 @@ as the data packages ``graphmem._ontology`` and ``graphmem._queries``.
 
 from __future__ import annotations
 
-from importlib import resources
+from importlib.util import find_spec
 from pathlib import Path
 
 _CHECKOUT = Path(__file__).resolve().parent.parent
@@ -16,7 +16,11 @@ def _folder(name: str, package: str) -> Path:
     local = _CHECKOUT / name
     if local.is_dir() and any(local.rglob("*.cypher")):
         return local
-    return Path(str(resources.files(package)))
+    # A wheel ships them as namespace packages (no __init__.py): take their folder.
+    spec = find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError(f"graphmem is installed without its {name}/ folder ({package})")
+    return Path(next(iter(spec.submodule_search_locations)))
 
 
 def ontology_dir() -> Path:

@@ -1,0 +1,64 @@
+"""The built wheel carries ontology/, queries/ and the tokenizer files, and finds them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    args = [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(out)]
+    try:
+        import setuptools  # noqa: F401
+
+        args.append("--no-build-isolation")  # offline-friendly when setuptools is present
+    except ImportError:
+        pass
+    subprocess.run(args, check=True, capture_output=True, timeout=600)
+    (built,) = out.glob("graphmem-*.whl")
+    return built
+
+
+def test_wheel_contains_schema_queries_and_tokenizer(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "graphmem/_ontology/schema.cypher" in names
+    assert "graphmem/_queries/recall/facts_by_ids.cypher" in names
+    assert "graphmem/_queries/entity/facts.cypher" in names
+    assert "graphmem/models/minilm/tokenizer.json" in names
+    assert "graphmem/models/minilm/NOTICE" in names
+    cyphers = sorted(
+        p.relative_to(ROOT / "queries").as_posix() for p in (ROOT / "queries").rglob("*.cypher")
+    )
+    assert {f"graphmem/_queries/{c}" for c in cyphers} <= names
+
+
+def test_installed_wheel_finds_its_resources(wheel: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    code = (
+        "from graphmem.resources import ontology_dir, queries_dir\n"
+        "import graphmem.queries as q\n"
+        "print(ontology_dir()); print(queries_dir()); print(len(q.catalog()))\n"
+    )
+    # -S: no site-packages, so nothing but the unpacked wheel provides graphmem.
+    result = subprocess.run(
+        [sys.executable, "-S", "-c", code],
+        env={"PYTHONPATH": str(site)},
+        cwd=tmp_path,  # not the checkout: "" on sys.path would import it instead
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    ontology, queries, count = result.stdout.split()
+    assert ontology == str(site / "graphmem" / "_ontology")
+    assert queries == str(site / "graphmem" / "_queries")
+    assert int(count) == len(list((ROOT / "queries").rglob("*.cypher")))
