@@ -471,6 +471,42 @@ def timeline(
         )
 
 
+entities_app = typer.Typer(
+    no_args_is_help=False, help="List entities, or merge two into one (edits a bank page)."
+)
+app.add_typer(entities_app, name="entities")
+
+
+@entities_app.callback(invoke_without_command=True)
+@guarded
+def entities(ctx: typer.Context, json_out: JsonOpt = False) -> None:
+    """Entities with kind, aliases, mention counts and first/last day seen."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from graphmem.api import run_named
+
+    rows = run_named(settings(), "entity/list", {})
+    columns = ["slug", "name", "kind", "aliases", "mentions", "first_seen", "last_seen", "page"]
+    picked = [[r[c] for c in columns] for r in rows.dicts()]
+    typer.echo(render_rows(columns, picked, "json" if json_out else "table"))
+
+
+@entities_app.command("merge")
+@guarded
+def entities_merge(
+    keep: Annotated[str, typer.Argument(help="The entity to keep (name, slug or alias).")],
+    alias: Annotated[str, typer.Argument(help="The entity that becomes its alias.")],
+) -> None:
+    """Record B as an alias of A on A's bank page, then re-index."""
+    from graphmem.merge import merge_entities
+
+    result = merge_entities(settings(), keep, alias)
+    if result.added:
+        typer.echo(f"{result.page}: added alias {', '.join(result.added)}; re-indexed")
+    else:
+        typer.echo(f"{result.page} already lists them; nothing to change")
+
+
 def main() -> None:
     """Entry point of the ``graphmem`` script."""
     app()

@@ -1,0 +1,92 @@
+"""``graphmem entities merge A B``: record B as an alias of A on A's bank page.
+
+Markdown is the source of truth, so a merge is an edit of ``bank/entities/<A>.md`` (the
+only way it persists), followed by a re-index. Everything else on the page stays byte for
+byte as it was.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from graphmem.about import resolve_entity
+from graphmem.api import open_graph
+from graphmem.config import Settings
+from graphmem.errors import GraphmemError
+from graphmem.index import IndexReport, index_workspace
+from graphmem.store import write_atomic
+
+_ALIASES_LINE = re.compile(r"^(\s*(?:\*\*)?aliases(?:\*\*)?\s*:\s*)(.*?)(\s*)$", re.IGNORECASE)
+_FRONT_ALIASES = re.compile(r"^(aliases\s*:\s*)(.*?)(\s*)$", re.IGNORECASE)
+
+
+class MergeError(GraphmemError):
+    """The merge cannot be recorded as asked; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    """What the merge changed."""
+
+    page: str
+    added: tuple[str, ...]
+    report: IndexReport
+
+
+def _names_to_add(existing: list[str], names: list[str]) -> list[str]:
+    have = {n.casefold() for n in existing}
+    return [n for n in dict.fromkeys(names) if n.casefold() not in have]
+
+
+def add_aliases(text: str, name: str, aliases: list[str]) -> tuple[str, list[str]]:
+    """`text` of an entity page with `aliases` recorded; returns (new text, names added)."""
+    newline = "\r\n" if "\r\n" in text else "\n"
+    lines = text.split(newline)
+    if lines and lines[0].strip() == "---":
+        for i in range(1, len(lines)):
+            if lines[i].strip() in {"---", "..."}:
+                break
+            if m := _FRONT_ALIASES.match(lines[i]):
+                current = [
+                    a.strip().strip("\"'") for a in m.group(2).strip("[] ").split(",") if a.strip()
+                ]
+                added = _names_to_add([name, *current], aliases)
+                lines[i] = f"{m.group(1)}[{', '.join([*current, *added])}]{m.group(3)}"
+                return newline.join(lines), added
+    for i, line in enumerate(lines):
+        if m := _ALIASES_LINE.match(line):
+            current = [a.strip() for a in m.group(2).split(",") if a.strip()]
+            added = _names_to_add([name, *current], aliases)
+            joined = ", ".join([*current, *added])
+            lines[i] = f"{m.group(1)}{joined}{m.group(3)}"
+            return newline.join(lines), added
+    added = _names_to_add([name], aliases)
+    at = 1 if lines and lines[0].startswith("# ") else 0
+    lines[at:at] = [f"Aliases: {', '.join(added)}"]
+    return newline.join(lines), added
+
+
+def merge_entities(settings: Settings, keep: str, alias: str) -> MergeResult:
+    """Record entity `alias` (and its aliases) as aliases of entity `keep`, then re-index."""
+    with open_graph(settings) as graph:
+        a = resolve_entity(graph, keep)
+        b = resolve_entity(graph, alias)
+    if a["slug"] == b["slug"]:
+        raise MergeError(f"{keep!r} and {alias!r} are already the same entity ({a['name']})")
+    if b["page"]:
+        raise MergeError(
+            f"{b['name']} has its own page {b['page']}; move what you want to keep into "
+            f"{a['page'] or 'the page of ' + a['name']}, delete {b['page']}, then merge again"
+        )
+    rel = a["page"] or f"bank/entities/{a['name']}.md"
+    path: Path = settings.workspace / rel
+    if not path.resolve().is_relative_to(settings.workspace.resolve() / "bank" / "entities"):
+        raise MergeError(f"{rel} is outside bank/entities/; refusing to write it")
+    text = path.read_text(encoding="utf-8") if path.exists() else f"# {a['name']}\n"
+    new_text, added = add_aliases(text, a["name"], [b["name"], *(b["aliases"] or [])])
+    if added:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, new_text.encode("utf-8"))
+    return MergeResult(page=rel, added=tuple(added), report=index_workspace(settings))
