@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -45,6 +46,8 @@ class Extraction:
     extras: dict[str, BlockExtras]
     entities: dict[str, EntityInfo]
     notices: tuple[str, ...] = ()
+    #: Seconds spent in spaCy NER (loading the pipeline included).
+    ner_seconds: float = 0.0
 
 
 def validity(
@@ -196,7 +199,9 @@ def extract(
         if slug not in entities and gazetteer.resolve(info.name) is None:
             entities[slug] = info
     gazetteer = Gazetteer.build(_known(entities))
+    ner_started = time.perf_counter()
     ner = extractor.ner_spans(files, progress)
+    ner_seconds = time.perf_counter() - ner_started
     # NER names nobody declared: promoted after two independent files mention them.
     candidates: list[tuple[Mention, str]] = []
     block_file = {b.id: pf.path for pf in files for b in pf.blocks}
@@ -229,7 +234,9 @@ def extract(
             )
     if progress:
         progress("extract", len(files), len(files))
-    return Extraction(extras=extras, entities=entities, notices=tuple(extractor.notices))
+    return Extraction(
+        extras=extras, entities=entities, notices=tuple(extractor.notices), ner_seconds=ner_seconds
+    )
 
 
 def speaker_entities(files: Sequence[ParsedFile]) -> dict[str, EntityInfo]:

@@ -46,6 +46,9 @@ class IndexReport:
     warnings: tuple[Notice, ...] = ()
     degraded: tuple[str, ...] = ()
     seconds: float = 0.0
+    #: Seconds per stage: discover, parse, ner, extract (the rest of extraction), compile,
+    #: graph (bulk load), seeds (FTS + embeddings).
+    timings: dict[str, float] = field(default_factory=dict)
 
 
 def fingerprint_of(files: list[SourceFile], settings: Settings) -> dict[str, object]:
@@ -73,8 +76,18 @@ def index_workspace(
             f"workspace {root} does not exist; pass --workspace DIR or set GRAPHMEM_WORKSPACE"
         )
     store = Store(settings.memory_dir)
+    timings: dict[str, float] = {}
+    mark = time.perf_counter()
+
+    def lap(stage: str) -> None:
+        nonlocal mark
+        now = time.perf_counter()
+        timings[stage] = round(timings.get(stage, 0.0) + now - mark, 4)
+        mark = now
+
     with store.writer_lock():
         files, notices = discover(root)
+        lap("discover")
         fingerprint = fingerprint_of(files, settings)
         current = store.current()
         if current is not None and not force:
@@ -95,14 +108,19 @@ def index_workspace(
         try:
             parsed, reparsed, warnings = _parse_all(files, cache, settings, force, progress)
             removed = cache.retain_only(f.path for f in files)
+            lap("parse")
             hashes = {f.path: f.content_hash for f in files}
             extractor = Extractor(cache, hashes, settings.ner_model, force=force)
             extraction = extract(parsed, extractor, progress)
             cache.commit()
         finally:
             cache.close()
+        lap("extract")
+        timings["ner"] = round(extraction.ner_seconds, 4)
+        timings["extract"] = round(timings["extract"] - extraction.ner_seconds, 4)
         sources = {f.path: SourceInfo(f.path, f.content_hash, f.size) for f in files}
         data = compile_graph(parsed, sources, extraction.extras, extraction.entities)
+        lap("compile")
         gen = store.new_generation()
         if progress:
             progress("graph", 0, 1)
@@ -111,7 +129,9 @@ def index_workspace(
         (gen.path / "load").rmdir()
         if progress:
             progress("graph", 1, 1)
+        lap("graph")
         embedded, embed_notice = build_seeds(settings, data, gen.seeds, progress)
+        lap("seeds")
         all_warnings = tuple(notices) + tuple(warnings)
         counts = data.counts()
         degraded = extraction.notices + ((embed_notice,) if embed_notice else ())
@@ -128,6 +148,7 @@ def index_workspace(
                 "seconds": round(elapsed, 3),
                 "reparsed": reparsed,
                 "embedded": embedded,
+                "timings": timings,
             },
         )
         return IndexReport(
@@ -140,6 +161,7 @@ def index_workspace(
             warnings=all_warnings,
             degraded=degraded,
             seconds=elapsed,
+            timings=timings,
         )
 
 
