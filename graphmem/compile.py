@@ -16,75 +16,13 @@ from datetime import date
 from graphmem.blocks import Block, ParsedFile
 from graphmem.entities import Mention
 from graphmem.names import slugify
+from graphmem.ontology import node_columns, rel_columns
 from graphmem.supersede import KINDS as SUPERSEDE_KINDS
 from graphmem.supersede import FactIn, find_supersessions
 
-#: Node tables and their columns, in the order of ontology/schema.cypher.
-NODE_COLUMNS: dict[str, tuple[str, ...]] = {
-    "Source": ("path", "role", "day", "content_hash", "size", "blocks"),
-    "Entity": (
-        "slug",
-        "name",
-        "kind",
-        "aliases",
-        "declared",
-        "page",
-        "mentions",
-        "first_seen",
-        "last_seen",
-    ),
-    "Fact": (
-        "id",
-        "kind",
-        "text",
-        "day",
-        "valid_from",
-        "valid_to",
-        "path",
-        "line_start",
-        "line_end",
-        "origin",
-        "heading",
-    ),
-    "Opinion": (
-        "id",
-        "statement",
-        "confidence",
-        "stated_confidence",
-        "last_updated",
-        "day",
-        "superseded",
-        "path",
-        "line_start",
-        "line_end",
-        "origin",
-        "heading",
-    ),
-    "Passage": (
-        "id",
-        "text",
-        "day",
-        "valid_from",
-        "valid_to",
-        "path",
-        "line_start",
-        "line_end",
-        "origin",
-        "heading",
-        "speaker",
-    ),
-}
-#: Relationship tables and their property columns (after from, to).
-REL_COLUMNS: dict[str, tuple[str, ...]] = {
-    "MENTIONS": ("how",),
-    "ABOUT": (),
-    "SUPPORTS": ("weight", "day", "reason"),
-    "CONTRADICTS": ("weight", "day", "reason"),
-    "EVIDENCE": ("how",),
-    "SUPERSEDES": ("day", "cue"),
-    "NEXT": (),
-    "IN": (),
-}
+#: Node and relationship tables with their columns, from ontology/schema.cypher.
+NODE_COLUMNS = node_columns()
+REL_COLUMNS = rel_columns()
 
 _CITE = re.compile(r"\bmemory/(\d{4}-\d{2}-\d{2}[^\s)\]]*?\.md)")
 #: A retain bullet's evidence: at most this many same-day passages sharing an entity.

@@ -7,7 +7,6 @@ with an explicit buffer pool (Kùzu's default reserves ~80% of RAM) and a bounde
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -17,8 +16,8 @@ from typing import Any
 import kuzu
 
 from graphmem.errors import QueryError, ReadOnlyError
-from graphmem.queries import NamedQuery, get, strip_comments
-from graphmem.resources import ontology_dir
+from graphmem.ontology import schema_statements
+from graphmem.queries import NamedQuery, get
 
 MAX_DB_SIZE = 1 << 40  # 1 TiB of address space: plenty, and far below the 8 TB default
 
@@ -33,21 +32,6 @@ class Rows:
     def dicts(self) -> list[dict[str, Any]]:
         """Rows as dicts keyed by column name."""
         return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
-
-
-def schema_statements() -> list[str]:
-    """The DDL statements of ontology/, in file order."""
-    out: list[str] = []
-    for path in sorted(ontology_dir().glob("*.cypher")):
-        code = strip_comments(path.read_text(encoding="utf-8"))
-        out.extend(s.strip() for s in code.split(";") if s.strip())
-    return out
-
-
-def schema_hash() -> str:
-    """A short hash of the ontology: a change forces a full rebuild."""
-    digest = hashlib.sha256("\n;\n".join(schema_statements()).encode()).hexdigest()
-    return digest[:16]
 
 
 class Graph:
@@ -91,7 +75,7 @@ class Graph:
     ) -> Rows:
         """Run one statement; engine errors become :class:`QueryError`."""
         try:
-            result = self._conn.execute(text, params or {})
+            results = self._conn.execute(text, params or {})
         except RuntimeError as exc:
             message = str(exc)
             if "read-only" in message:
@@ -100,8 +84,9 @@ class Graph:
                     "(changes last until the next index)"
                 ) from exc
             raise QueryError(f"{name}: {message}") from exc
-        if isinstance(result, list):  # several statements in one string
-            result = result[-1]
+        # Several statements in one string give a list; it must stay referenced while the
+        # last result is read (dropping it frees the results underneath: a segfault).
+        result = results[-1] if isinstance(results, list) else results
         columns = result.get_column_names()
         rows = []
         while result.has_next():
@@ -132,9 +117,8 @@ class Graph:
 
     def stream(self, text: str, params: dict[str, Any] | None = None) -> Iterator[list[Any]]:
         """Yield rows one by one (for large exports)."""
-        result = self._conn.execute(text, params or {})
-        if isinstance(result, list):
-            result = result[-1]
+        results = self._conn.execute(text, params or {})
+        result = results[-1] if isinstance(results, list) else results
         while result.has_next():
             yield result.get_next()
 

@@ -19,10 +19,11 @@ from graphmem.blocks import Notice, ParsedFile
 from graphmem.cache import FileCache, code_version
 from graphmem.compile import SourceInfo, compile_graph
 from graphmem.config import Settings
-from graphmem.db import Graph, schema_hash
+from graphmem.db import Graph
 from graphmem.errors import WorkspaceError
 from graphmem.extract import Extractor, extract
 from graphmem.load import load_graph
+from graphmem.ontology import schema_hash
 from graphmem.parser import parse
 from graphmem.seedstage import build_seeds
 from graphmem.store import CACHE, Store

@@ -18,7 +18,10 @@ from graphmem.resources import queries_dir
 
 _PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
-_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+_TOKEN = re.compile(
+    r"(?P<string>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")|(?P<comment>//[^\n]*|/\*.*?\*/)",
+    re.DOTALL,
+)
 _WRITES = re.compile(r"\b(CREATE|MERGE|SET|DELETE|DETACH|REMOVE|COPY|DROP|ALTER)\b", re.IGNORECASE)
 
 
@@ -47,15 +50,12 @@ class NamedQuery:
 
 
 def strip_comments(text: str) -> str:
-    """Cypher text without ``//`` and ``/* */`` comments (string literals untouched)."""
-    out: list[str] = []
-    pos = 0
-    for m in _STRING.finditer(text):
-        out.append(_COMMENT.sub("", text[pos : m.start()]))
-        out.append(m.group(0))
-        pos = m.end()
-    out.append(_COMMENT.sub("", text[pos:]))
-    return "".join(out)
+    """Cypher text without ``//`` and ``/* */`` comments (string literals untouched).
+
+    Strings and comments are matched by one left-to-right scan, so an apostrophe inside a
+    comment ("// Peter's facts") does not open a string, and "//" inside a string is kept.
+    """
+    return _TOKEN.sub(lambda m: m.group("string") or "", text)
 
 
 def parameters(text: str) -> frozenset[str]:

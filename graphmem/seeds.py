@@ -38,6 +38,7 @@ import numpy.typing as npt
 
 from graphmem.errors import GraphmemError
 from graphmem.names import fold
+from graphmem.store import fsync_path
 
 #: Kinds of indexed items.
 KINDS = frozenset({"world", "experience", "observation", "opinion", "log"})
@@ -222,14 +223,6 @@ CREATE VIRTUAL TABLE seeds_fts USING fts5(
 """
 
 
-def _fsync(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 class SeedIndex:
     """A read-only view of one seed index file. Build with :meth:`build`, read with :meth:`open`."""
 
@@ -303,9 +296,9 @@ class SeedIndex:
         try:
             cls._write(conn, items, matrix, model_id, tokenizer)
             conn.close()
-            _fsync(building)
+            fsync_path(building)
             os.replace(building, path)
-            _fsync(path.parent)  # make the rename itself durable
+            fsync_path(path.parent)  # make the rename itself durable
         except BaseException:
             conn.close()
             building.unlink(missing_ok=True)

@@ -62,7 +62,8 @@ class Generation:
             return {}
 
 
-def _fsync_dir(path: Path) -> None:
+def fsync_path(path: Path) -> None:
+    """fsync a file or a folder (a folder: so a rename in it is durable)."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -78,7 +79,7 @@ def write_atomic(path: Path, data: bytes) -> None:
         fh.flush()
         os.fsync(fh.fileno())
     os.replace(tmp, path)
-    _fsync_dir(path.parent)
+    fsync_path(path.parent)
 
 
 class Store:
@@ -107,7 +108,7 @@ class Store:
     def publish(self, gen: Generation, meta: dict[str, Any]) -> None:
         """Finish `gen` (write its meta) and make it CURRENT, atomically."""
         write_atomic(gen.path / META, json.dumps(meta, indent=1, sort_keys=True).encode())
-        _fsync_dir(gen.path)
+        fsync_path(gen.path)
         write_atomic(self.root / CURRENT, f"{gen.name}\n".encode())
         self.collect_garbage()
 

@@ -88,3 +88,15 @@ def test_read_only_graph_refuses_writes_including_procedures(tmp_path: Path) -> 
             graph.execute("CALL CREATE_FTS_INDEX('Passage', 'p', ['text'])")
         with pytest.raises(ReadOnlyError):
             graph.execute("MATCH (e:Entity) DETACH DELETE e")
+
+
+def test_an_apostrophe_in_a_comment_does_not_hide_parameters() -> None:
+    text = "// Peter's facts\nMATCH (e) WHERE e.slug = $slug AND e.name = '// kept $x' RETURN e"
+    assert parameters(text) == {"slug"}
+
+
+def test_several_statements_in_one_string_return_the_last_result(empty_graph: Graph) -> None:
+    rows = empty_graph.execute(
+        "MATCH (e:Entity) RETURN count(e); MATCH (f:Fact) RETURN count(f) AS n"
+    )
+    assert rows.columns == ["n"] and rows.rows == [[0]]
