@@ -471,6 +471,56 @@ def timeline(
         )
 
 
+@app.command()
+@guarded
+def retain(
+    bullet: Annotated[str, typer.Argument(help="One typed bullet: W|B|O|O(c=0.8)|S @Entity: text")],
+    today: Annotated[
+        str | None, typer.Option(help="The day's log to append to (default: today).")
+    ] = None,
+) -> None:
+    """Append a validated bullet to today's ## Retain section, then re-index that file."""
+    from graphmem.retain import retain as do_retain
+
+    result = do_retain(settings(), bullet, today=_now(today))
+    if result.notice:
+        typer.echo(f"notice: {result.notice}", err=True)
+    typer.echo(f"retained at {result.source}")
+
+
+@app.command()
+@guarded
+def serve() -> None:
+    """Run the MCP server on stdio (tools: memory_recall, memory_about, memory_timeline,
+    memory_retain, memory_get, memory_status)."""
+    from graphmem.mcp_server import serve_stdio
+
+    serve_stdio(settings())
+
+
+@app.command()
+@guarded
+def export(
+    fmt: Annotated[
+        str,
+        typer.Option("--format", help="graphml (Gephi, yEd), cypher (CSVs + load scripts) or csv."),
+    ] = "graphml",
+    out: Annotated[Path, typer.Option("--out", help="Folder to write into.")] = Path(
+        "graphmem-export"
+    ),
+) -> None:
+    """Export the graph for Gephi/yEd (GraphML) or a Neo4j/Memgraph/Kùzu server (CSV + Cypher)."""
+    from graphmem.api import open_graph
+    from graphmem.export import FORMATS, export_graph
+
+    if fmt not in FORMATS:
+        raise typer.BadParameter(f"choose from {', '.join(FORMATS)}", param_hint="--format")
+    with open_graph(settings()) as graph:
+        report = export_graph(graph, fmt, out)  # type: ignore[arg-type]
+    total = sum(report.counts.values())
+    typer.echo(f"wrote {len(report.files)} files to {report.out} ({total} nodes and relationships)")
+
+
 entities_app = typer.Typer(
     no_args_is_help=False, help="List entities, or merge two into one (edits a bank page)."
 )

@@ -31,9 +31,9 @@ RETAIN_HEADINGS = {"retain", "retenir", "reter", "保留"}
 GENERATED_BEGIN = "<!-- graphmem:begin"
 GENERATED_END = "<!-- graphmem:end"
 
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _LIST_ITEM = re.compile(r"^(\s*)(?:[-*+]|\d{1,3}[.)])(?:\s+(.*))?$")
-_FENCE = re.compile(r"^\s*(```|~~~)")
+FENCE = re.compile(r"^\s*(```|~~~)")
 _DAILY_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[-_ ].*)?\.md$", re.IGNORECASE)
 _KNOWN_PREFIX = re.compile(r"^(?P<p>[WBOS])(?:\((?P<args>[^)]*)\))?(?=[\s:@]|$)")
 _OTHER_PREFIX = re.compile(r"^(?P<p>[A-Za-z])(?:\((?P<args>[^)]*)\))?(?=\s*[:@]|\()")
@@ -125,7 +125,7 @@ def parse(path: str, text: str) -> ParsedFile:
     if date_problem:
         state.warn(0, date_problem)
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    front, body_start = _front_matter(lines)
+    front, body_start = front_matter(lines)
     entity = _entity_page(path, lines, front) if role == "entity" else None
     for unit in _units(lines, body_start, state):
         _emit(unit, state)
@@ -139,7 +139,7 @@ def parse(path: str, text: str) -> ParsedFile:
     )
 
 
-def _front_matter(lines: list[str]) -> tuple[dict[str, str], int]:
+def front_matter(lines: list[str]) -> tuple[dict[str, str], int]:
     """YAML-ish front matter (``key: value`` lines between ``---``), and the body's index."""
     if not lines or lines[0].strip() != "---":
         return {}, 0
@@ -207,7 +207,7 @@ def _units(lines: list[str], start: int, state: _State) -> list[_Unit]:
                 continue
             if generated:
                 continue
-        if m := _FENCE.match(line):
+        if m := FENCE.match(line):
             fence = m.group(1)
             current = _Unit("code", number, [line], heading=_path(headings), retain=False)
             units.append(current)
@@ -215,7 +215,7 @@ def _units(lines: list[str], start: int, state: _State) -> list[_Unit]:
         if not stripped:
             current = None
             continue
-        if m := _HEADING.match(line):
+        if m := HEADING.match(line):
             level, title = len(m.group(1)), m.group(2).strip()
             headings = [(lv, t) for lv, t in headings if lv < level] + [(level, title)]
             if retain_level and level <= retain_level:

@@ -84,7 +84,11 @@ class Recaller:
         self.settings = settings
         self.generation = gen
         self.graph = Graph(gen.graph, read_only=True, buffer_pool_mb=settings.buffer_pool_mb)
-        self.seeds = SeedIndex.open(gen.seeds)
+        try:
+            self.seeds = SeedIndex.open(gen.seeds)
+        except BaseException:
+            self.graph.close()
+            raise
         self.notices: list[str] = []
         self._embedder: Any = None
         self._embedder_loaded = False

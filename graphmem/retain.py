@@ -1,0 +1,237 @@
+"""Retain: append one typed bullet to today's daily log, then re-index.
+
+The only library call besides bank regeneration that writes Markdown, and it says so: the
+bullet lands under the day's ``## Retain`` heading (any accepted language), the rest of the
+file keeps its exact bytes (line endings, invalid UTF-8, trailing whitespace), and the write
+is atomic. The bullet is checked with the same parser the indexer uses, before anything is
+written, so what retain accepts is exactly what ``index`` reads as a typed fact.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from graphmem.blocks import Block
+from graphmem.config import Settings
+from graphmem.errors import BulletError, IndexLockedError, WorkspaceError
+from graphmem.index import IndexReport, index_workspace
+from graphmem.packets import source_ref
+
+# The heading and fence patterns are the parser's own, so "where is the Retain section"
+# is answered exactly as the indexer answers it.
+from graphmem.parser import FENCE, HEADING, RETAIN_HEADINGS, front_matter, parse
+from graphmem.store import write_atomic
+
+#: The bullet form, shown in every error.
+EXPECTED = "W|B|O|O(c=0.8)|S @Entity: text"
+EXAMPLE = "O(c=0.9) @Peter: Prefers concise replies"
+#: Serialises read-modify-write of daily logs across processes (CLI and MCP server).
+RETAIN_LOCK = "retain.lock"
+
+
+@dataclass(frozen=True)
+class RetainResult:
+    """Where the bullet went and what the re-index did."""
+
+    #: Workspace-relative POSIX path, e.g. ``memory/2025-12-13.md``.
+    path: str
+    #: 1-based line number of the new bullet.
+    line: int
+    #: The block's stable id (what recall packets and the graph call it).
+    id: str
+    #: The parsed bullet as the indexer sees it.
+    block: Block
+    #: The re-index run; None when not asked for or when another process held the index.
+    report: IndexReport | None = None
+    #: Why the index was not brought up to date, if it was not.
+    notice: str | None = None
+
+    @property
+    def source(self) -> str:
+        """The citation of the new bullet: ``memory/2025-12-13.md#L4``."""
+        return source_ref(self.path, self.line, self.line)
+
+
+def _problem(bullet: str, reason: str) -> BulletError:
+    return BulletError(
+        f"malformed Retain bullet {bullet!r}: {reason}. "
+        f"Expected one line `{EXPECTED}`, e.g. `{EXAMPLE}`; nothing was written"
+    )
+
+
+def check_bullet(bullet: str, path: str) -> str:
+    """The bullet's line text (without ``- ``) if it parses as exactly one typed bullet of a
+    Retain section of `path` with no warnings; :class:`BulletError` otherwise."""
+    text = bullet.strip()
+    if not text:
+        raise _problem(bullet, "it is empty")
+    lines = text.splitlines()
+    if len(lines) > 1:
+        raise _problem(bullet, f"a Retain bullet is one line, this has {len(lines)}")
+    if text.startswith("- "):
+        text = text[2:].strip()
+    parsed = parse(path, f"## Retain\n- {text}\n")
+    if parsed.warnings:
+        # The parser's notices end in what the indexer does about it ("; indexed as log
+        # text"), which is not what happens here: nothing is written.
+        reasons = "; ".join(w.message.split("; ")[0] for w in parsed.warnings)
+        raise _problem(bullet, reasons)
+    typed = [b for b in parsed.blocks if not b.is_passage]
+    if len(parsed.blocks) != 1 or len(typed) != 1:
+        raise _problem(bullet, "it is not a typed bullet")
+    return text
+
+
+def _eol(data: bytes) -> bytes:
+    """The file's line ending (its first one), ``\\n`` for a file without any."""
+    for i, byte in enumerate(data):
+        if byte == 0x0D:
+            return b"\r\n" if data[i + 1 : i + 2] == b"\n" else b"\r"
+        if byte == 0x0A:
+            return b"\n"
+    return b"\n"
+
+
+def _retain_section(lines: list[bytes]) -> tuple[int, int] | None:
+    """(heading index, end index) of the last Retain section in `lines`, if any.
+
+    The section ends before the next heading of the same or a higher level; headings inside
+    code fences and front matter are not headings, as in the parser.
+    """
+    text = [ln.decode("utf-8", errors="replace").rstrip("\r\n") for ln in lines]
+    if text:
+        text[0] = text[0].removeprefix("\ufeff")
+    _, start = front_matter(text)
+    found: tuple[int, int] | None = None
+    open_section: tuple[int, int] | None = None  # (heading index, level)
+    fence: str | None = None
+    for i in range(start, len(text)):
+        line = text[i]
+        if fence is not None:
+            if line.strip().startswith(fence):
+                fence = None
+            continue
+        if m := FENCE.match(line):
+            fence = m.group(1)
+            continue
+        if m := HEADING.match(line):
+            level, title = len(m.group(1)), m.group(2).strip()
+            if open_section is not None and level <= open_section[1]:
+                found, open_section = (open_section[0], i), None
+            if title.rstrip(":").strip().casefold() in RETAIN_HEADINGS:
+                open_section = (i, level)
+    if open_section is not None:
+        found = (open_section[0], len(text))
+    return found
+
+
+def insert_bullet(data: bytes, bullet: str, day: date) -> tuple[bytes, int]:
+    """`data` (a daily log's bytes, possibly empty) with ``- bullet`` added to its Retain
+    section, and the bullet's 1-based line number. Every other byte is kept."""
+    item = f"- {bullet}".encode()
+    if not data:
+        eol = b"\n"
+        return eol.join([f"# {day.isoformat()}".encode(), b"", b"## Retain", item, b""]), 4
+    eol = _eol(data)
+    lines = data.splitlines(keepends=True)
+    section = _retain_section(lines)
+    if section is None:
+        head = data if data.endswith((b"\n", b"\r")) else data + eol
+        tail = lines[-1] if lines[-1].strip() else b""
+        gap = eol if tail else b""  # a blank line before the new heading
+        return head + gap + b"## Retain" + eol + item + eol, len(lines) + (2 if tail else 1) + 1
+    heading, end = section
+    last = heading
+    for i in range(heading + 1, end):
+        if lines[i].strip():
+            last = i
+    before = lines[: last + 1]
+    if not before[-1].endswith((b"\n", b"\r")):
+        before[-1] += eol
+    return b"".join([*before, item + eol, *lines[last + 1 :]]), last + 2
+
+
+@contextlib.contextmanager
+def _retain_lock(settings: Settings) -> Iterator[None]:
+    """Hold an exclusive lock while a daily log is read, changed and written.
+
+    Two retains racing (the CLI and the MCP server, say) would otherwise both read the old
+    file and the second write would drop the first bullet. The wait is short: the critical
+    section is one small file. Separate from the index's writer lock, which fails fast.
+    """
+    settings.memory_dir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(settings.memory_dir / RETAIN_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _target(settings: Settings, rel: str) -> Path:
+    """The file to write; a symlink is followed only while it stays inside the workspace."""
+    path = settings.workspace / rel
+    if path.is_symlink():
+        resolved = path.resolve()
+        if not resolved.is_relative_to(settings.workspace.resolve()):
+            raise WorkspaceError(
+                f"{rel} is a symlink leaving the workspace; retain will not write through it"
+            )
+        return resolved
+    return path
+
+
+def retain(settings: Settings, bullet: str, *, today: date, reindex: bool = True) -> RetainResult:
+    """Append `bullet` (``W|B|O|O(c=0.8)|S @Entity: text``, with or without ``- ``) to the
+    Retain section of ``memory/<today>.md`` and, when `reindex`, bring the index up to date.
+
+    Raises :class:`BulletError` for a malformed or multi-line bullet, before writing anything.
+    """
+    if not settings.workspace.is_dir():
+        raise WorkspaceError(
+            f"workspace {settings.workspace} does not exist; "
+            "pass --workspace DIR or set GRAPHMEM_WORKSPACE"
+        )
+    rel = f"memory/{today.isoformat()}.md"
+    text = check_bullet(bullet, rel)
+    with _retain_lock(settings):
+        path = _target(settings, rel)
+        if path.exists() and not path.is_file():
+            raise WorkspaceError(f"{rel} exists but is not a file; retain will not touch it")
+        old = path.read_bytes() if path.exists() else b""
+        if b"\x00" in old:
+            raise WorkspaceError(f"{rel} holds binary data; retain will not append to it")
+        new, line = insert_bullet(old, text, today)
+        block = _block_at(rel, new, line)
+        if block is None:
+            # The file's surroundings (an unclosed code fence, say) would swallow the
+            # bullet; writing it anyway would store a fact the index never sees.
+            raise BulletError(
+                f"{rel}: the bullet would not read as a Retain fact at line {line} "
+                "(is a code fence left open above it?); fix the file, nothing was written"
+            )
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, new)
+    report: IndexReport | None = None
+    notice: str | None = None
+    if reindex:
+        try:
+            report = index_workspace(settings)
+        except IndexLockedError as exc:
+            notice = f"saved, but the index was not updated: {exc}"
+    return RetainResult(rel, line, block.id, block, report, notice)
+
+
+def _block_at(rel: str, data: bytes, line: int) -> Block | None:
+    """The typed Retain block the indexer will read at `line` of `data`, if any."""
+    text = data.removeprefix(b"\xef\xbb\xbf").decode("utf-8", errors="replace")
+    for block in parse(rel, text).blocks:
+        if block.line_start == line and not block.is_passage and block.origin == "retain":
+            return block if block.line_end == line else None
+    return None
