@@ -40,7 +40,9 @@ _OTHER_PREFIX = re.compile(r"^(?P<p>[A-Za-z])(?:\((?P<args>[^)]*)\))?(?=\s*[:@]|
 #: ``@Name`` (letters, digits, ``_``, ``-``, ``'``, inner dots). ``@scope/pkg`` (an npm
 #: package) and ``a@b.com`` are not mentions; a bare ``@`` is an empty mention.
 _MENTION = re.compile(r"(?<![\w.@/])@((?:[\w'’-]|\.(?=\w))*)(?![\w/@])")
-_HEAD = re.compile(r"^\s*((?:@[^\s:]*\s*)*)(:)?\s*")
+#: A typed bullet's head: the @mentions before its colon. Only real mention tokens are
+#: consumed, so "@scope/pkg: ..." or "@@x: ..." stay part of the text.
+_HEAD = re.compile(r"^\s*((?:@(?:[\w'’-]|\.(?=\w))+(?![\w/@])\s*)*)(:)?\s*")
 _CONF = re.compile(r"^\s*c\s*=\s*(.*?)\s*$", re.IGNORECASE)
 _ALIASES_LINE = re.compile(r"^\s*(?:\*\*)?aliases(?:\*\*)?\s*:\s*(?:\*\*)?\s*(.*)$", re.IGNORECASE)
 _KIND_LINE = re.compile(r"^\s*(?:\*\*)?kind(?:\*\*)?\s*:\s*(?:\*\*)?\s*(\w+)", re.IGNORECASE)
@@ -125,9 +127,12 @@ def parse(path: str, text: str) -> ParsedFile:
     if date_problem:
         state.warn(0, date_problem)
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if len(lines) > 1 and lines[-1] == "":
+        lines.pop()  # the end of the last line, not a line of its own
     front, body_start = front_matter(lines)
-    entity = _entity_page(path, lines, front) if role == "entity" else None
-    for unit in _units(lines, body_start, state):
+    generated, fenced = _regions(lines, body_start, state)
+    entity = _entity_page(path, lines, front, generated | fenced) if role == "entity" else None
+    for unit in _units(lines, body_start, state, generated):
         _emit(unit, state)
     return ParsedFile(
         path=path,
@@ -139,11 +144,20 @@ def parse(path: str, text: str) -> ParsedFile:
     )
 
 
+_META_LINE = re.compile(r"^\s*$|^[A-Za-z_][\w -]*:|^\s*-\s|^\s*#")
+
+
 def front_matter(lines: list[str]) -> tuple[dict[str, str], int]:
-    """YAML-ish front matter (``key: value`` lines between ``---``), and the body's index."""
+    """YAML-ish front matter (``key: value`` lines between ``---``), and the body's index.
+
+    Only a block whose every line looks like metadata counts: a note that merely opens with
+    a ``---`` rule keeps its text.
+    """
     if not lines or lines[0].strip() != "---":
         return {}, 0
     for i in range(1, min(len(lines), 200)):
+        if not _META_LINE.match(lines[i]) and lines[i].strip() not in {"---", "..."}:
+            return {}, 0
         if lines[i].strip() in {"---", "..."}:
             meta = {}
             for line in lines[1:i]:
@@ -160,11 +174,46 @@ def _split_list(value: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(v for v in items if v))
 
 
-def _entity_page(path: str, lines: list[str], front: dict[str, str]) -> EntityPage:
+def _regions(lines: list[str], start: int, state: _State) -> tuple[set[int], set[int]]:
+    """Indexes of lines inside closed generated blocks (markers included; bank pages only)
+    and inside code fences. A generated block that is never closed is not one: its lines
+    stay the user's text, with a warning, so nothing written by hand can vanish."""
+    generated: set[int] = set()
+    fenced: set[int] = set()
+    begin: int | None = None
+    fence: str | None = None
+    bank = state.role in {"entity", "bank"}
+    for i in range(start, len(lines)):
+        stripped = lines[i].strip()
+        if fence is not None:
+            fenced.add(i)
+            if stripped.startswith(fence):
+                fence = None
+            continue
+        if bank and begin is None and stripped.startswith(GENERATED_BEGIN):
+            begin = i
+        elif bank and begin is not None and stripped.startswith(GENERATED_END):
+            generated.update(range(begin, i + 1))
+            begin = None
+        elif begin is None and (m := FENCE.match(lines[i])):
+            fence = m.group(1)
+            fenced.add(i)
+    if begin is not None:
+        state.warn(
+            begin + 1,
+            "generated block is never closed (no <!-- graphmem:end -->); its lines are "
+            "indexed as your own text",
+        )
+    return generated, fenced
+
+
+def _entity_page(path: str, lines: list[str], front: dict[str, str], skip: set[int]) -> EntityPage:
     stem = PurePosixPath(path).stem
     aliases: tuple[str, ...] = _split_list(front.get("aliases", ""))
     kind = front.get("kind", "").strip().lower() or None
-    for line in lines:
+    for i, line in enumerate(lines):
+        if i in skip:
+            continue
         if m := _ALIASES_LINE.match(line):
             aliases += _split_list(m.group(1).rstrip("*").strip())
         elif (m := _KIND_LINE.match(line)) and not kind:
@@ -179,14 +228,13 @@ def _entity_page(path: str, lines: list[str], front: dict[str, str]) -> EntityPa
     return EntityPage(slug=slugify(stem), name=display, kind=kind, aliases=aliases)
 
 
-def _units(lines: list[str], start: int, state: _State) -> list[_Unit]:
+def _units(lines: list[str], start: int, state: _State, generated: set[int]) -> list[_Unit]:
     """Group lines into list items, paragraphs and code blocks, tracking headings."""
     units: list[_Unit] = []
     headings: list[tuple[int, str]] = []
     retain_level = 0
     current: _Unit | None = None
     fence: str | None = None
-    generated = False
     for i in range(start, len(lines)):
         line = lines[i]
         number = i + 1
@@ -198,15 +246,9 @@ def _units(lines: list[str], start: int, state: _State) -> list[_Unit]:
                 fence = None
                 current = None
             continue
-        if state.role in {"entity", "bank"}:
-            if stripped.startswith(GENERATED_BEGIN):
-                generated, current = True, None
-                continue
-            if stripped.startswith(GENERATED_END):
-                generated = False
-                continue
-            if generated:
-                continue
+        if i in generated:
+            current = None
+            continue
         if m := FENCE.match(line):
             fence = m.group(1)
             current = _Unit("code", number, [line], heading=_path(headings), retain=False)
@@ -319,6 +361,13 @@ def _emit_bullet(unit: _Unit, text: str, state: _State) -> bool:
     known = _KNOWN_PREFIX.match(text)
     if known is None:
         other = _OTHER_PREFIX.match(text)
+        if other is not None and other.group("p") in PREFIX_KINDS:
+            state.warn(
+                line,
+                f"cannot read the ({other.group('args') or ''}) after {other.group('p')!r}; "
+                "write it as O(c=0.8); indexed as log text",
+            )
+            return False
         if other is not None:
             state.warn(
                 line, f"unknown prefix {other.group('p')!r} (use W, B, O or S); indexed as log text"

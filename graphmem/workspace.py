@@ -46,11 +46,14 @@ def discover(root: Path) -> tuple[list[SourceFile], list[Notice]]:
     for entry in sorted(root.iterdir()) if root.is_dir() else []:
         if entry.name.lower() in TOP_FILES and entry.is_file():
             found.append(entry)
+    # One set over the whole walk, holding the root itself: a link back to the root or to
+    # another indexed folder is a loop, not a second copy of the workspace.
+    root_stat = root.stat()
+    seen_dirs: set[tuple[int, int]] = {(root_stat.st_dev, root_stat.st_ino)}
     for top in TOP_DIRS:
         base = root / top
         if not base.is_dir():
             continue
-        seen_dirs: set[tuple[int, int]] = set()
         for dirpath, dirnames, filenames in os.walk(base, followlinks=True):
             here = Path(dirpath)
             try:

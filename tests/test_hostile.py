@@ -14,8 +14,8 @@ Every other word (``\\w+``) of a line must appear in the text or mentions of the
 whose line range covers that line. Besides: parse never raises, block ranges lie within the
 file (lines counted as an editor does: ``\\r\\n``, ``\\r`` or ``\\n`` ends a line, and a final
 line break adds none), blocks never overlap, ids are unique, warnings point inside the file,
-and the parse survives its JSON round trip (the parse cache). Known violations are listed in
-:data:`KNOWN_BUGS`, each pinned by a strict-xfail test with its minimal example below.
+and the parse survives its JSON round trip (the parse cache). Violations found
+earlier are fixed; each keeps a minimal-example test below.
 """
 
 from __future__ import annotations
@@ -48,8 +48,9 @@ KNOWN_PREFIX = re.compile(r"^\s*[WBOS](?:\([^)]*\))?(?=[\s:@]|$)")
 KEY_VALUE = re.compile(r"^\s*[^:\s][^:]*:")
 FENCE = re.compile(r"^\s*(```|~~~)")
 
-#: Classes of dropped content the parser is known to produce (see the xfail tests below).
-KNOWN_BUGS = {"front-matter", "unmentioned-head", "phantom-line"}
+#: Classes of dropped content the parser is known to produce (none since they were fixed;
+#: the minimal examples below keep them fixed).
+KNOWN_BUGS: set[str] = set()
 
 
 def file_lines(text: str) -> list[str]:
@@ -252,30 +253,18 @@ def test_parse_keeps_every_line_findable_many(path: str, text: str) -> None:
     check(path, text)
 
 
-# ----------------------------------------------------------------------------- known bugs
+# ----------------------------------------------------------------------------- fixed bugs (minimal examples)
 
 
 def findable(pf: ParsedFile, word: str) -> bool:
     return any(word in b.text or word in " ".join(b.mentions) for b in pf.blocks)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="parser.front_matter reads any leading '---' ... '---' (or '...') within 200 lines "
-    "as front matter in every file, and parse() starts after it: the lines between vanish "
-    "without a warning, e.g. a note that opens with a thematic break",
-)
 def test_text_between_two_leading_rules_stays_findable() -> None:
     pf = parse("memory/2025-11-27.md", "---\nPeter moved to Lisbon.\n---\nLater that day.\n")
     assert findable(pf, "Peter moved to Lisbon.")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="parser._HEAD consumes any '@...' token before the colon as a mention, but "
-    "mention_names() rejects '@scope/pkg', '@@x' and '@x@y': the token is in neither the fact "
-    "text nor its mentions, and no warning is given",
-)
 @pytest.mark.parametrize("token", ["@whiskeysockets/baileys", "@@warelay", "@x@y"])
 def test_a_typed_bullet_keeps_a_head_token_that_is_not_a_mention(token: str) -> None:
     pf = parse("memory/2025-11-27.md", f"## Retain\n- W {token}: pinned to 6.7.9\n")
@@ -283,34 +272,17 @@ def test_a_typed_bullet_keeps_a_head_token_that_is_not_a_mention(token: str) -> 
     assert findable(pf, word) or pf.warnings, pf
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="parse() splits on '\\n' and keeps the empty string after a final newline; an "
-    "unclosed code fence runs to that phantom line, so a 2-line file's block cites #L1-L3",
-)
 def test_an_unclosed_fence_ends_at_the_last_line() -> None:
     pf = parse("memory/2025-11-27.md", "```\ncode\n")
     assert [(b.line_start, b.line_end) for b in pf.blocks] == [(1, 2)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="parser._units skips everything after '<!-- graphmem:begin' in bank/entity pages "
-    "until an end marker; with the end marker deleted, hand-written text after it vanishes "
-    "without a warning",
-)
 def test_hand_text_after_an_unclosed_generated_marker_is_not_lost_silently() -> None:
     text = "# Peter\n<!-- graphmem:begin -->\n\nHand-written: Peter likes green tea.\n"
     pf = parse("bank/entities/Peter.md", text)
     assert findable(pf, "green tea") or any(w.line == 2 for w in pf.warnings), pf
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="parser._emit_bullet: when _KNOWN_PREFIX fails on a malformed argument like "
-    "O(c=(0.9)), _OTHER_PREFIX matches the bare 'O' and the warning says \"unknown prefix 'O' "
-    '(use W, B, O or S)", which contradicts itself',
-)
 def test_a_malformed_confidence_is_not_reported_as_an_unknown_prefix() -> None:
     pf = parse("memory/2025-11-27.md", "## Retain\n- O(c=(0.9)) @Peter: likes tea\n")
     assert pf.warnings and not any("unknown prefix 'O'" in w.message for w in pf.warnings)
@@ -432,12 +404,6 @@ def test_a_hostile_workspace_with_a_50_mb_file(make_workspace: WriteFiles, tmp_p
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="load.py COPYs all Passage rows in one statement; with a 64 MiB buffer pool (128 "
-    "fails too) a 50 MB file makes Kùzu raise 'Buffer manager exception: Unable to allocate "
-    "memory! The buffer pool is full' and the whole index fails, good files included",
-)
 def test_a_50_mb_file_indexes_with_a_small_buffer_pool(
     make_workspace: WriteFiles, tmp_path: Path
 ) -> None:
@@ -445,12 +411,6 @@ def test_a_50_mb_file_indexes_with_a_small_buffer_pool(
     check_hostile_index(root, last_line, buffer_pool_mb=64)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="workspace.discover resets seen_dirs for each top folder and never marks the "
-    "workspace root as seen, so memory/up -> .. walks the root again: memory.md and "
-    "bank/ pages are indexed a second time as notes (memory/up/memory.md, ...)",
-)
 def test_a_symlink_to_the_workspace_root_indexes_nothing_twice(
     make_workspace: WriteFiles,
 ) -> None:
