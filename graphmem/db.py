@@ -74,16 +74,21 @@ class Graph:
         self, text: str, params: dict[str, Any] | None = None, name: str = "cypher"
     ) -> Rows:
         """Run one statement; engine errors become :class:`QueryError`."""
+        failure: str | None = None
         try:
             results = self._conn.execute(text, params or {})
         except RuntimeError as exc:
-            message = str(exc)
-            if "read-only" in message:
+            failure = str(exc)
+        if failure is not None:
+            # Raised outside the except block on purpose: a traceback chained to Kùzu's
+            # error keeps its half-made result alive past close(), and freeing it then
+            # crashes the process.
+            if "read-only" in failure:
                 raise ReadOnlyError(
                     f"{name}: the graph is open read-only; pass --write to change it "
                     "(changes last until the next index)"
-                ) from exc
-            raise QueryError(f"{name}: {message}") from exc
+                )
+            raise QueryError(f"{name}: {failure}")
         # Several statements in one string give a list; it must stay referenced while the
         # last result is read (dropping it frees the results underneath: a segfault).
         result = results[-1] if isinstance(results, list) else results

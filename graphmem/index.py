@@ -30,6 +30,10 @@ from graphmem.store import CACHE, Store
 from graphmem.workspace import SourceFile, discover, read_text
 
 PIPELINE_VERSION = code_version("blocks", "parser", "workspace", "names")
+#: The code that turns parsed files into a generation: a change rebuilds it (from the caches).
+COMPILE_VERSION = code_version(
+    "compile", "supersede", "opinions", "extract", "timex", "entities", "load", "seedstage", "seeds"
+)
 
 Progress = Callable[[str, int, int], None]
 
@@ -56,6 +60,7 @@ def fingerprint_of(files: list[SourceFile], settings: Settings) -> dict[str, obj
     return {
         "schema": schema_hash(),
         "pipeline": PIPELINE_VERSION,
+        "compile": COMPILE_VERSION,
         "ner_model": settings.ner_model,
         "embed_model": settings.embed_model,
         "files": {f.path: f.content_hash for f in files},
@@ -94,6 +99,7 @@ def index_workspace(
         if current is not None and not force:
             meta = current.meta()
             if meta.get("fingerprint") == fingerprint:
+                store.collect_garbage()  # a build killed since the last publish left debris
                 return IndexReport(
                     generation=current.name,
                     changed=False,

@@ -7,6 +7,7 @@ COPY from a CSV written with the stdlib ``csv`` module is the fast path in Kùzu
 from __future__ import annotations
 
 import csv
+from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
@@ -28,29 +29,46 @@ def _cell(value: object) -> object:
     return value
 
 
-def _write(path: Path, columns: tuple[str, ...], rows: list[dict[str, object]]) -> None:
-    with path.open("w", newline="", encoding="utf-8") as fh:
-        writer = csv.writer(fh)
-        writer.writerow(columns)
+#: Rows go to Kùzu in batches of about this many bytes of CSV: one COPY of a huge table (a
+#: 50 MB log) can fill a small buffer pool, and batches into a non-empty table are fine.
+BATCH_BYTES = 8 * 1024 * 1024
+
+
+def _batches(path: Path, columns: tuple[str, ...], rows: list[dict[str, object]]) -> Iterator[Path]:
+    """Write `rows` as successive CSV files at `path` of about BATCH_BYTES each."""
+    fh = None
+    size = 0
+    try:
         for row in rows:
-            writer.writerow([_cell(row.get(c)) for c in columns])
+            if fh is None:
+                fh = path.open("w", newline="", encoding="utf-8")
+                writer = csv.writer(fh)
+                writer.writerow(columns)
+                size = 0
+            cells = [_cell(row.get(c)) for c in columns]
+            writer.writerow(cells)
+            size += sum(len(str(c)) for c in cells) + len(cells)
+            if size >= BATCH_BYTES:
+                fh.close()
+                fh = None
+                yield path
+        if fh is not None:
+            fh.close()
+            fh = None
+            yield path
+    finally:
+        if fh is not None:
+            fh.close()
+        path.unlink(missing_ok=True)
 
 
 def load_graph(graph: Graph, data: GraphData, scratch: Path) -> None:
     """COPY every table of `data` into `graph` (a database just created from the ontology)."""
     scratch.mkdir(parents=True, exist_ok=True)
     for table, columns in NODE_COLUMNS.items():
-        rows = data.nodes.get(table, [])
-        if not rows:
-            continue
-        path = scratch / f"{table}.csv"
-        _write(path, columns, rows)
-        graph.copy_csv(table, path)
-        path.unlink()
+        for batch in _batches(scratch / f"{table}.csv", columns, data.nodes.get(table, [])):
+            graph.copy_csv(table, batch)
     for (rel, src, dst), rows in sorted(data.rels.items()):
-        if not rows:
-            continue
         path = scratch / f"{rel}_{src}_{dst}.csv"
-        _write(path, ("from", "to", *REL_COLUMNS[rel]), rows)
-        graph.copy_csv(rel, path, pair=(src, dst))
-        path.unlink()
+        for batch in _batches(path, ("from", "to", *REL_COLUMNS[rel]), rows):
+            graph.copy_csv(rel, batch, pair=(src, dst))

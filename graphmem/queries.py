@@ -17,7 +17,7 @@ from graphmem.errors import QueryError
 from graphmem.resources import queries_dir
 
 _PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
-_STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+STRING_LITERAL = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 _TOKEN = re.compile(
     r"(?P<string>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")|(?P<comment>//[^\n]*|/\*.*?\*/)",
     re.DOTALL,
@@ -60,7 +60,7 @@ def strip_comments(text: str) -> str:
 
 def parameters(text: str) -> frozenset[str]:
     """The ``$names`` a statement uses, ignoring comments and string literals."""
-    code = _STRING.sub("''", strip_comments(text))
+    code = STRING_LITERAL.sub("''", strip_comments(text))
     return frozenset(_PARAM.findall(code))
 
 
@@ -71,14 +71,14 @@ def load_query(path: Path, name: str) -> NamedQuery:
     if not first.startswith("//"):
         raise QueryError(f"{path}: the first line must be a // description")
     body = strip_comments(text).strip().rstrip(";").strip()
-    if ";" in _STRING.sub("''", body):
+    if ";" in STRING_LITERAL.sub("''", body):
         raise QueryError(f"{path}: one statement per file")
     return NamedQuery(
         name=name,
         description=first[2:].strip(),
         text=body,
         params=parameters(body),
-        writes=bool(_WRITES.search(_STRING.sub("''", body))),
+        writes=bool(_WRITES.search(STRING_LITERAL.sub("''", body))),
     )
 
 

@@ -124,6 +124,8 @@ class Store:
         for path in gens:
             if path not in keep:
                 shutil.rmtree(path, ignore_errors=True)
+        for tmp in self.root.glob(".*.tmp"):  # write_atomic's leftovers from a killed writer
+            tmp.unlink(missing_ok=True)
 
     @contextlib.contextmanager
     def writer_lock(self) -> Iterator[None]:

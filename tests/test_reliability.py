@@ -427,12 +427,6 @@ def test_sigkill_after_a_delay_leaves_a_consistent_index(
     assert snapshot(settings) == refs.edited
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="index.py: an up-to-date `index` returns before Store.collect_garbage(), so the "
-    "generation half-built by a killed `index --force` stays on disk until some later build "
-    "(store.py's docstring says the next index removes it)",
-)
 def test_a_plain_index_after_a_killed_force_removes_the_half_built_generation(
     refs: Refs, tmp_path: Path
 ) -> None:
@@ -595,12 +589,6 @@ def test_cypher_with_several_read_statements_answers_the_last(readonly_ws: Path)
     assert done.stdout.strip().startswith("[") and '"n": 15' in done.stdout
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="read-only `cypher CHECKPOINT` fails with an IO error but leaves graph.kuzu.shadow "
-    "and graph.kuzu.wal in the published generation; every later read-only open then fails "
-    "('Couldn't replay shadow pages under read-only mode') and `index` says 'up to date'",
-)
 def test_cypher_checkpoint_without_write_leaves_the_index_usable(
     refs: Refs, tmp_path: Path
 ) -> None:
@@ -613,12 +601,6 @@ def test_cypher_checkpoint_without_write_leaves_the_index_usable(
     assert_recall_answers(settings)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="db.py Graph.execute re-raises Kùzu's error inside `except` (`raise ... from exc`): "
-    "the kept traceback holds the QueryResult of BEGIN TRANSACTION, which is freed only after "
-    "open_graph closed the database; its __del__ then segfaults (exit -11)",
-)
 def test_a_write_in_an_explicit_transaction_is_refused_without_a_crash(
     refs: Refs, tmp_path: Path
 ) -> None:
