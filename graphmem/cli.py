@@ -490,6 +490,74 @@ def retain(
 
 @app.command()
 @guarded
+def opinions(
+    entity: Annotated[str | None, typer.Option(help="Only opinions about this entity.")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Opinions: statement, confidence, last update, evidence for and against, history."""
+    from graphmem.api import open_graph
+    from graphmem.reflect import opinions as list_opinions
+
+    with open_graph(settings()) as graph:
+        views = list_opinions(graph, entity)
+    if json_out:
+        typer.echo(json.dumps([v.to_dict() for v in views], ensure_ascii=False, indent=2))
+        return
+    for v in views:
+        stated = (
+            f" (stated {v.stated:.2f})" if v.stated is not None and v.stated != v.confidence else ""
+        )
+        gone = f"  [superseded by {v.superseded_by}]" if v.superseded_by else ""
+        typer.echo(f"{v.confidence:.2f}{stated}  {v.statement.splitlines()[0]}{gone}")
+        typer.echo(
+            f"      {', '.join(v.entities)} · {v.source} · updated {v.last_updated or 'never'}"
+        )
+        for ev in v.supports:
+            typer.echo(f"      + {ev}")
+        for ev in v.contradicts:
+            typer.echo(f"      - {ev}")
+
+
+@app.command()
+@guarded
+def reflect(
+    since: Annotated[
+        str, typer.Option(help="Window of new evidence: 7d, 30d, 2025-11-01, ...")
+    ] = "7d",
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show confidence moves and page diffs; write nothing.")
+    ] = False,
+    now: Annotated[
+        str | None, typer.Option(help="Reference date for --since (default today).")
+    ] = None,
+) -> None:
+    """Update beliefs from the window's evidence and regenerate bank/ (hand edits kept)."""
+    from graphmem.reflect import reflect as run_reflect
+
+    today = _now(now)
+    start = _day_option(since, today, "--since")
+    assert start is not None
+    report = run_reflect(settings(), start, today, dry_run=dry_run)
+    typer.echo(
+        f"confidence moves from evidence dated {report.since} .. {report.now}: {len(report.moves)}"
+    )
+    for view, move in report.moves:
+        typer.echo(
+            f"  {move['old']:.2f} -> {move['new']:.2f}  {view.statement.splitlines()[0][:70]}"
+            f"  ({move['relation']}: {move['reason']}; {move['day']})"
+        )
+    changed = [p for p in report.pages if p.changed]
+    skipped = [p for p in report.pages if p.reason]
+    verb = "would change" if dry_run else "changed"
+    typer.echo(f"bank pages {verb}: {len(changed)}")
+    for page in changed:
+        typer.echo(page.diff if dry_run else f"  {page.path}")
+    for page in skipped:
+        typer.echo(f"  left alone: {page.path}: {page.reason}", err=True)
+
+
+@app.command()
+@guarded
 def serve() -> None:
     """Run the MCP server on stdio (tools: memory_recall, memory_about, memory_timeline,
     memory_retain, memory_get, memory_status)."""

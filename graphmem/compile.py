@@ -7,6 +7,7 @@ equals a clean rebuild by construction.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
@@ -17,8 +18,9 @@ from graphmem.blocks import Block, ParsedFile
 from graphmem.entities import Mention
 from graphmem.names import slugify
 from graphmem.ontology import node_columns, rel_columns
+from graphmem.opinions import EvidenceIn, OpinionIn, evaluate
 from graphmem.supersede import KINDS as SUPERSEDE_KINDS
-from graphmem.supersede import FactIn, find_supersessions
+from graphmem.supersede import FactIn, Supersession, find_supersessions
 
 #: Node and relationship tables with their columns, from ontology/schema.cypher.
 NODE_COLUMNS = node_columns()
@@ -201,7 +203,8 @@ def compile_graph(
                 facts.append((pf, block, slugs))
 
     _evidence(data, facts, passages_by_file)
-    _supersede(data, facts, entities)
+    changes = _supersede(data, facts, entities, aliases)
+    _evolve_opinions(data, facts, changes, aliases)
     for ent in entities.values():
         if not ent.declared and ent.mentions == 0:
             continue  # garbage-collect: an undeclared name nobody mentions any more
@@ -290,7 +293,8 @@ def _supersede(
     data: GraphData,
     facts: list[tuple[ParsedFile, Block, set[str]]],
     entities: Mapping[str, EntityInfo],
-) -> None:
+    aliases: Mapping[str, str],
+) -> list[Supersession]:
     """SUPERSEDES edges between world facts, and the older fact's validity closed."""
     rows = {str(r["id"]): r for r in data.nodes["Fact"]}
     inputs = [
@@ -299,7 +303,7 @@ def _supersede(
             text=block.text,
             day=pf.day,
             valid_from=rows[block.id]["valid_from"],  # type: ignore[arg-type]
-            entities=tuple(_ordered_slugs(block, slugs)),
+            entities=tuple(_ordered_slugs(block, slugs, aliases)),
             kind=block.kind,
         )
         for pf, block, slugs in facts
@@ -309,7 +313,8 @@ def _supersede(
     for ent in entities.values():
         for name in (ent.name, *ent.aliases):
             surfaces.setdefault(name.casefold(), ent.slug)
-    for change in find_supersessions(inputs, surfaces):
+    changes = find_supersessions(inputs, surfaces)
+    for change in changes:
         data.add_rel(
             "SUPERSEDES",
             ("Fact", change.newer),
@@ -321,11 +326,84 @@ def _supersede(
         end = older.get("valid_to")
         if end is None or end > change.day:  # type: ignore[operator]
             older["valid_to"] = change.day
+    return changes
 
 
-def _ordered_slugs(block: Block, slugs: set[str]) -> list[str]:
+def _evolve_opinions(
+    data: GraphData,
+    facts: list[tuple[ParsedFile, Block, set[str]]],
+    changes: list[Supersession],
+    aliases: Mapping[str, str],
+) -> None:
+    """SUPPORTS / CONTRADICTS edges into opinions, their confidence moved along them, the
+    history of each move, and SUPERSEDES between opinions (see graphmem.opinions)."""
+    rows = {str(r["id"]): r for r in data.nodes["Opinion"]}
+
+    # The rules compare what a bullet is about: its explicit @mentions (through aliases) when
+    # it has any. Names found in its text are what it talks about ("off Docker"): the rules
+    # must see those as words, not as its subject.
+    def about(block: Block, slugs: set[str]) -> tuple[str, ...]:
+        explicit = [aliases.get(slugify(n), slugify(n)) for n in block.mentions]
+        kept = tuple(dict.fromkeys(s for s in explicit if s in slugs))
+        return kept or tuple(sorted(slugs))
+
+    opinions = [
+        OpinionIn(block.id, block.text, pf.day, block.confidence, about(block, slugs))
+        for pf, block, slugs in facts
+        if block.kind == "opinion"
+    ]
+    evidence = [
+        EvidenceIn(block.id, block.kind, block.text, pf.day, about(block, slugs))
+        for pf, block, slugs in facts
+        if block.kind != "opinion"
+    ]
+    tables = {block.id: _table(block) for _, block, _ in facts}
+    links, states = evaluate(opinions, evidence, supersessions=changes)
+    for link in links:
+        rel = "SUPPORTS" if link.relation == "supports" else "CONTRADICTS"
+        data.add_rel(
+            rel,
+            (tables[link.evidence], link.evidence),
+            ("Opinion", link.opinion),
+            weight=link.weight,
+            day=link.day,
+            reason=link.reason,
+        )
+    for opinion_id, state in states.items():
+        row = rows[opinion_id]
+        row["confidence"] = state.confidence
+        row["superseded"] = state.superseded_by is not None
+        if state.history:
+            days = [m.day for m in state.history if m.day is not None]
+            row["last_updated"] = max(days) if days else row["last_updated"]
+            row["history"] = json.dumps(
+                [
+                    {
+                        "day": m.day.isoformat() if m.day else None,
+                        "old": m.old,
+                        "new": m.new,
+                        "evidence": m.evidence,
+                        "relation": m.relation,
+                        "reason": m.reason,
+                    }
+                    for m in state.history
+                ],
+                ensure_ascii=False,
+            )
+        if state.superseded_by is not None:
+            newer = rows[state.superseded_by]
+            data.add_rel(
+                "SUPERSEDES",
+                ("Opinion", state.superseded_by),
+                ("Opinion", opinion_id),
+                day=newer["day"],
+                cue="opinion contradicted by a newer opinion",
+            )
+
+
+def _ordered_slugs(block: Block, slugs: set[str], aliases: Mapping[str, str]) -> list[str]:
     """The block's entities, explicit @mentions first in the order written."""
-    first = [slugify(name) for name in block.mentions]
+    first = [aliases.get(slugify(name), slugify(name)) for name in block.mentions]
     return list(dict.fromkeys([s for s in first if s in slugs] + sorted(slugs)))
 
 

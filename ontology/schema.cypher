@@ -48,6 +48,7 @@ CREATE NODE TABLE Opinion(
   last_updated DATE,
   day DATE,
   superseded BOOLEAN,
+  history STRING,         // JSON: [{day, old, new, evidence, relation, reason}, ...]
   path STRING,
   line_start INT64,
   line_end INT64,

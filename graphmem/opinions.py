@@ -1,0 +1,571 @@
+"""Which evidence supports or contradicts which opinion, and how its confidence moves.
+
+`evaluate` is a pure function of everything the workspace says: the same input gives the
+same links and confidences, so running `reflect` twice changes nothing, and an evidence id
+counts once however often it is passed.
+
+Time. Evidence is applied in date order; on one day, opinions first (in `opinions` order),
+then `evidence` in input order. Only evidence dated on or after an opinion's day moves it;
+another opinion moves it only if strictly newer (a later day, or the same day and later in
+`opinions`). Undated evidence (memory.md, bank/*.md) is ignored: those files restate the
+current state, whose dated sources already count, and bank/opinions.md is reflect's own
+output, so reading it back would count the result as evidence for itself. An undated opinion
+therefore keeps its stated confidence. Items with the same normalized text on the same day
+are one piece of evidence; the same text on another day (a restatement) counts again.
+
+Candidates. Evidence is judged against an opinion only if they share an entity slug and a
+content word (accents folded, lower-cased, lightly stemmed; stop words, attitude and cue
+words and each item's own entity names dropped), and not if each names an entity the other
+does not (Rosa's view vs Andy's; "Miniflux is the right library for quillwell" vs "Figma
+is ..."). Each text is cut into segments at punctuation and at "and", "but", "unless", ...;
+a cue gives the content words after it in its segment a stance and remembers itself (words
+before it, "Peter" in "Peter no longer drinks coffee", and cue-less segments stay +1/plain):
+
+| cue        | examples                                                          | stance          |
+|------------|-------------------------------------------------------------------|-----------------|
+| attitude   | loves, likes, prefers, enjoys / hates, dislikes, can't stand, avoids | +1 / -1       |
+| negation   | not, n't, cannot, never, no longer, any more, stopped, quit, gave up, ne, não, deixou de | flips the sign |
+| preference | prefers A over / to / rather than / instead of B                  | A +1, B -1      |
+| change     | moved everything off X, instead of X, switched from X to Y, replaced X with Y | X -1, Y +1 |
+
+A shared word whose stances never agree is a conflict; it counts only if the evidence's side
+carries a cue (a plain mention, "hosts a board-game night", takes no stance). Overlap =
+n / min(|a|, |b|) over the n shared words; two shared entities pin the subject and count as
+one more shared word on both sides ("given up on Baileys; no longer thinks it is worth the
+churn" vs "Baileys is the right library for frosthook despite the churn").
+
+| relation    | rule                                                                            |
+|-------------|---------------------------------------------------------------------------------|
+| contradicts | a conflict, and related: n >= MIN_SHARED and overlap >= RELATED_OVERLAP; or a preference/change cue of the evidence names the opinion's whole object ("off Docker", "instead of coffee"); or cosine >= EMB_RELATED |
+| supports    | no conflict; the evidence is an opinion or states an attitude (a plain event, "board-game night on Sep 27", restates no preference); n >= MIN_SHARED and overlap >= RESTATE_OVERLAP, or cosine >= EMB_RESTATE |
+| contradicts | the opinion rests on a world/observation fact (no conflict, a shared word, and all of the fact's 2+ entities are the opinion's) that a fact dated on or after the opinion, sharing an entity with it, supersedes (graphmem.supersede; not its weak "marker:" fallback) |
+| neither     | anything else                                                                   |
+
+Embeddings only weigh in on pairs that already share an entity and a word, after the words
+failed to decide, and never override a conflict. The bars are high because MiniLM scores
+unrelated remarks about one topic ("finds the web UI cluttered" / "likes the CLI") about as
+high (0.6-0.7) as true paraphrases ("concise replies" / "a few lines": 0.62).
+
+Confidence. c starts at the stated confidence (blocks.DEFAULT_CONFIDENCE when none). A link of
+weight w (WEIGHTS: an opinion with an explicit c 1.0, one without 0.8, a fact 0.6, a
+superseded basis 0.4: an opinion is the person's own view, a fact is indirect) moves it:
+
+- support: c += A_SUPPORT * w * (1 - c): a fact adds 12% of the gap to 1. A restatement with
+  an explicit c instead moves c halfway toward that c (PULL; down too, if the new c is
+  lower): the author's own number is the strongest evidence, and halfway keeps one line from
+  erasing the history.
+- contradiction: c -= A_CONTRA * w * min(k, K_MAX) * c, with k the number of distinct days
+  that contradicted it so far. One fact costs 9% of c, one opposing opinion 15%; a second
+  independent day doubles the step, a fourth quadruples it (at most 60% of c), so only
+  repeated, independent contradiction moves c far, and c never goes below 0.
+
+Results are clamped to [0, 1] and rounded to 4 places; every applied link is a `Move`.
+
+Supersession. A fact can lower an opinion but not replace it. An opinion is superseded by the
+newest opinion that contradicted it, once c < SUPERSEDE_BELOW, or k >= SUPERSEDE_AFTER, or c
+is at or below that newer opinion's stated confidence (the opposite view is now held more
+firmly than the old one). Nothing is deleted, and later evidence still moves it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from functools import lru_cache
+from typing import NamedTuple
+
+from graphmem.blocks import DEFAULT_CONFIDENCE
+from graphmem.names import fold, normalize_text
+from graphmem.supersede import KINDS as FACT_KINDS
+from graphmem.supersede import FactIn, Supersession, find_supersessions
+
+MIN_SHARED = 2
+RESTATE_OVERLAP = 0.5
+RELATED_OVERLAP = 0.5
+EMB_RESTATE = 0.8
+EMB_RELATED = 0.7
+A_SUPPORT = 0.2
+A_CONTRA = 0.15
+K_MAX = 4
+PULL = 0.5
+SUPERSEDE_BELOW = 0.35
+SUPERSEDE_AFTER = 2
+WEIGHTS = {"stated": 1.0, "opinion": 0.8, "fact": 0.6, "basis": 0.4}
+
+
+@dataclass(frozen=True)
+class OpinionIn:
+    """An opinion: its statement, day (None: undated), stated c and entity slugs."""
+
+    id: str
+    statement: str
+    day: date | None
+    stated: float | None
+    entities: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class EvidenceIn:
+    """A fact or opinion that may bear on an opinion; `stated` is an opinion's explicit c."""
+
+    id: str
+    kind: str  # world | experience | observation | opinion
+    text: str
+    day: date | None
+    entities: tuple[str, ...]
+    stated: float | None = None
+
+
+@dataclass(frozen=True)
+class Link:
+    """`evidence` SUPPORTS or CONTRADICTS `opinion` with `weight` on `day`; `reason` says why."""
+
+    evidence: str
+    opinion: str
+    relation: str  # "supports" | "contradicts"
+    weight: float
+    day: date | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class Move:
+    """One change of an opinion's confidence, and the link that caused it."""
+
+    day: date | None
+    old: float
+    new: float
+    evidence: str
+    relation: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class OpinionState:
+    """Where an opinion's confidence ended up, how it got there, and what replaced it."""
+
+    id: str
+    confidence: float
+    history: tuple[Move, ...]
+    superseded_by: str | None
+
+
+# --- reading a text -------------------------------------------------------------------------
+
+
+class _Cue(NamedTuple):
+    kind: str  # plain | attitude | negation | preference | change
+    text: str  # as shown in a reason: "no longer", "moved everything off docker"
+    word: str = ""  # the segment's attitude word: "hates", "prefers"
+    pair: tuple[str, str] = ("", "")  # preference: (favoured, disfavoured) as written
+    named: frozenset[str] = frozenset()  # the words of the object(s) a targeted cue names
+
+
+class _Text(NamedTuple):
+    tokens: frozenset[str]
+    stance: Mapping[str, Mapping[int, _Cue]]  # word -> sign -> the cue that gave it
+    attitude: bool
+
+
+_STOP = frozenset(
+    """a an the and or but of in on at to for from with by as is are was were be been being
+    has have had do does did he she it they them his her their its this that these those there
+    here i we you me us my our your so than then also still just very much more most far less
+    about into over under after before since until while because if when where which who what
+    how all any each every everything anything something nothing some other such only own same
+    too can will would should could may might must now today tonight yesterday tomorrow again
+    ever once up out off get gets got non not no nor never cannot ca wo sha s t
+    jan feb mar apr jun jul aug sep sept oct nov dec january february march april june july
+    august september october november december monday tuesday wednesday thursday friday saturday
+    sunday le la les un une des du de et est il elle en au aux pour par sur dans pas plus ne
+    que qui o os um uma da do das dos em no na nos nas e ele ela com por para mais mas""".split()
+)
+_POSITIVE = frozenset("lov lik enjoy prefer ador favorit favourit aim gosta".split())
+_NEUTRAL = frozenset("want find think believ feel".split())  # an attitude, stance +1
+_NEGATIVE = frozenset("hat dislik detest loath despis avoid cantstand odeia odeio".split())
+_CUE_WORDS = frozenset(
+    "longer anymore stopp quit dropp ditch abandon gave_up deixou nao nunca jamai "
+    "mov migrat switch chang replac convert instead rather".split()
+)
+_NEGATION = re.compile(
+    r"\b(?:no\s+longer|no\s+more|not|cannot|never|any\s?more|stopped|quit(?:s|ting)?|dropped|"
+    r"ditched|abandoned|gave_up|ne|jamais|nao|nunca|deixou\s+de|deixaram\s+de)\b"
+)
+_PREFERENCE = re.compile(
+    r"\bprefer\w*\s+(?!to\b)(?P<a>.+?)\s+(?:over|to|rather\s+than|instead\s+of|more\s+than)\s+"
+    r"(?P<b>.+)$"
+)
+_CHANGES = (
+    re.compile(r"\b(?:mov|migrat|switch|took|tak|got|came|went)\w*\s+(?:[\w.-]+\s+){0,3}?off\s+(?:of\s+)?(?P<old>.+)"),
+    re.compile(r"\b(?:instead\s+of|rather\s+than|em\s+vez\s+de|au\s+lieu\s+de)\s+(?P<old>.+)"),
+    re.compile(r"\b(?:switch|mov|migrat|chang|went|convert|swapp?)\w*\b.*?\bfrom\s+(?P<old>.+?)\s+(?:to|for)\s+(?P<new>.+)"),
+    re.compile(r"\breplac\w*\s+(?P<old>.+?)\s+(?:with|by)\s+(?P<new>.+)"),
+)  # fmt: skip
+_SEGMENTS = re.compile(
+    r"[;,:!?()\[\]\"“”—–→]|\.(?=\s|$)|\s-\s|\b(?:and|but|while|whereas|unless|although|though|"
+    r"et|mais|mas)\b"
+)
+_NEG_TRIGGERS = frozenset(
+    "no not cannot never any anymore stopped quit quits quitting dropped ditched abandoned "
+    "gave_up ne jamais nao nunca deixou deixaram".split()
+)
+_CHANGE_TRIGGERS = frozenset("off instead rather from vez lieu".split())
+_WORD = re.compile(r"\w+(?:[.'’]\w+)*")
+_NT = re.compile(r"n['’]t\b")
+_ELISION = re.compile(r"\bn['’](?=\w)")  # French "n'habite" -> "ne habite"
+_CANT_STAND = re.compile(r"\bca not\s+stand\b|\bcannot\s+stand\b")
+_GAVE_UP = re.compile(r"\bg[ai]ven?\s+up\b(?:\s+on\b)?")
+
+
+_PLURALS = (("ies", "y"), ("sses", "ss"), ("ches", "ch"), ("shes", "sh"), ("xes", "x"))
+
+
+@lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    """Light suffix stripping, enough that "reviews", "reviewed" and "review" meet."""
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    for suffix, keep in _PLURALS:
+        if word.endswith(suffix):
+            return word[: -len(suffix)] + keep
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            if word[-1] == word[-2] and word[-1] not in "lsz":
+                word = word[:-1]  # running -> run, stopped -> stop
+            return word
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+@lru_cache(maxsize=65536)
+def _word(word: str) -> tuple[str | None, int]:
+    """(content stem or None, attitude sign) of one folded word."""
+    word = _bare(word)
+    stem = _stem(word)
+    sign = -1 if stem in _NEGATIVE else 1 if stem in _POSITIVE or stem in _NEUTRAL else 0
+    if sign or word in _STOP or len(word) < 2 or (word.isdigit() and len(word) <= 2):
+        return None, sign
+    return (None if stem in _CUE_WORDS else stem), 0
+
+
+def _content(phrase: str, own: frozenset[str]) -> list[str]:
+    """The content stems of `phrase`, minus the item's own entity names."""
+    return [s for w in _WORD.findall(phrase) if (s := _word(w)[0]) is not None and s not in own]
+
+
+def _bare(word: str) -> str:
+    """Drop a possessive or an elision: "peter's" -> "peter", "l'assurance" -> "assurance"."""
+    if "'" not in word and "’" not in word:
+        return word
+    head, _, tail = word.replace("’", "'").rpartition("'")
+    return head if tail == "s" else tail
+
+
+def _lead(phrase: str, own: frozenset[str]) -> list[str]:
+    """The first content words of `phrase`, up to a stop word: the object a cue names."""
+    out: list[str] = []
+    for w in _WORD.findall(phrase)[:4]:
+        if _bare(w) in _STOP:
+            if out:
+                break
+            continue
+        out.extend(_content(w, own))
+    return out[:3]
+
+
+@lru_cache(maxsize=65536)
+def _read(text: str, entities: tuple[str, ...]) -> _Text:
+    """Content words, per-word stances and whether `text` states an attitude."""
+    low = text.lower() if text.isascii() else fold(text)
+    low = _CANT_STAND.sub("cantstand", _NT.sub(" not", _ELISION.sub("ne ", low)))
+    low = _GAVE_UP.sub("gave_up", low)
+    own = frozenset(_stem(w) for e in entities for w in fold(e).split("-"))
+    stance: dict[str, dict[int, _Cue]] = defaultdict(dict)
+    attitude = False
+    for seg in _SEGMENTS.split(low):
+        found = [(m.start(), m.group()) for m in _WORD.finditer(seg)]
+        if not found:
+            continue
+        read = [(at, w, *_word(w)) for at, w in found]
+        attitude = attitude or any(g for *_, g in read)
+        # the first liking or disliking word sets the segment's sign; want/find/think are +1
+        liked = next(((at, w, g) for at, w, _, g in read if g and _stem(_bare(w)) not in _NEUTRAL), None)  # fmt: skip
+        sign, scope = (liked[2], liked[0]) if liked else (1, len(seg))
+        shown = "" if liked is None else "can't stand" if liked[1] == "cantstand" else liked[1]
+        cue = _Cue("attitude", shown, shown) if liked else _Cue("plain", "")
+        present = frozenset(w for _, w in found)
+        if not present.isdisjoint(_NEG_TRIGGERS) and (neg := _NEGATION.search(seg)):
+            sign, scope = -sign, min(scope, neg.start())
+            cue = _Cue("negation", " ".join(neg.group().replace("_", " ").split()), cue.word)
+        # a cue reaches the words after it: "Peter no longer drinks coffee" leaves Peter be
+        plain = (1, _Cue("plain", ""))
+        marks = {s: (sign, cue) if at >= scope else plain
+                 for at, _, s, _ in read if s is not None and s not in own}  # fmt: skip
+        if "prefer" in seg and (pref := _PREFERENCE.search(seg)):
+            a, b = (" ".join(pref.group(g).split()).rstrip(".") for g in ("a", "b"))
+            ca, cb = set(_content(a, own)), set(_content(b, own))
+            ta, tb = ca - cb, cb - ca  # "board games to video games": "games" is neither
+            pc = _Cue("preference", "prefers", cue.word or "prefers", (a, b), frozenset(ta | tb))
+            marks.update({t: (sign, pc) for t in ta})
+            marks.update({t: (-sign, pc) for t in tb})
+        if not present.isdisjoint(_CHANGE_TRIGGERS) or "replac" in seg:
+            for pattern in _CHANGES:
+                if change := pattern.search(seg):
+                    old = _lead(change.group("old"), own)
+                    cc = _Cue("change", " ".join(change.group().split()), named=frozenset(old))
+                    marks.update({t: (-1, cc) for t in old})
+                    if "new" in pattern.groupindex:
+                        marks.update({t: (1, cc) for t in _lead(change.group("new"), own)})
+                    break
+        for t, (sg, c) in marks.items():
+            stance[t].setdefault(sg, c)
+    return _Text(frozenset(stance), dict(stance), attitude)
+
+
+# --- judging one pair -----------------------------------------------------------------------
+
+
+class _Verdict(NamedTuple):
+    relation: str | None  # supports | contradicts | None
+    agrees: bool  # shares a word and no stance conflicts: a fact an opinion may rest on
+    reason: str
+
+
+def _judge(
+    op: _Text, ev: _Text, is_opinion: bool, pinned: bool, cosine: Callable[[], float | None]
+) -> _Verdict:
+    """How `ev` bears on `op`; `pinned`: they share two entities, which count as a word."""
+    shared = op.tokens & ev.tokens
+    if not shared:
+        return _Verdict(None, False, "")
+    n = len(shared) + pinned
+    overlap = n / (min(len(op.tokens), len(ev.tokens)) + pinned)
+    conflicts = sorted(t for t in shared if not op.stance[t].keys() & ev.stance[t].keys())
+    if conflicts:
+        cues = [(ev.stance[t][-op_sign], op.stance[t][op_sign], t)
+                for t in conflicts for op_sign in op.stance[t]]  # fmt: skip
+        if all(e.kind == "plain" for e, _, _ in cues):
+            return _Verdict(None, False, "")  # the evidence only mentions it: no stance taken
+        # a preference or change cue in the evidence that names the opinion's whole object
+        named = any(e.named and e.named <= op.tokens for e, _, _ in cues)
+        related = (n >= MIN_SHARED and overlap >= RELATED_OVERLAP) or named
+        if not related and ((sim := cosine()) is None or sim < EMB_RELATED):
+            return _Verdict(None, False, "")
+        return _Verdict("contradicts", False, _why(cues))
+    if not (is_opinion or ev.attitude):
+        return _Verdict(None, True, "")  # a plain event restates no attitude
+    if n >= MIN_SHARED and overlap >= RESTATE_OVERLAP:
+        return _Verdict("supports", True, "restatement")
+    if (sim := cosine()) is not None and sim >= EMB_RESTATE:
+        return _Verdict("supports", True, f"paraphrase (cosine {sim:.2f})")
+    return _Verdict(None, True, "")
+
+
+def _why(cues: list[tuple[_Cue, _Cue, str]]) -> str:
+    """The reason of a contradiction, from the strongest cue among the conflicting words."""
+    for e, o, _ in cues:
+        for c, flipped in ((o, True), (e, False)):
+            if c.kind != "preference":
+                continue
+            a, b = c.pair
+            sides = {"a": _content(a, frozenset()), "b": _content(b, frozenset())}
+            hit = {side for side, ws in sides.items() for _, _, t in cues if t in ws}
+            if hit == {"a", "b"}:  # both sides flipped: the evidence favours the other one
+                return f"preference swapped: {b} over {a}" if flipped else f"preference swapped: {a} over {b}"  # fmt: skip
+    for e, _, _ in cues:
+        if e.kind == "change":
+            return f"change: {e.text}"
+    for e, _, _ in cues:
+        if e.kind == "negation":
+            return f"negation: {e.text}"
+    e, o, _ = cues[0]
+    return f"polarity flip: {_describe(e)} vs {_describe(o)}"
+
+
+def _describe(c: _Cue) -> str:
+    if c.kind == "negation":
+        return f"{c.text} {c.word}".strip()
+    return c.word or c.text or "affirms"
+
+
+# --- the whole evidence set -----------------------------------------------------------------
+
+
+def evaluate(
+    opinions: Sequence[OpinionIn],
+    evidence: Sequence[EvidenceIn],
+    similarity: Callable[[str, str], float] | None = None,
+    supersessions: Sequence[Supersession] | None = None,
+) -> tuple[list[Link], dict[str, OpinionState]]:
+    """Every SUPPORTS / CONTRADICTS link and each opinion's resulting confidence state.
+
+    Every opinion is also evidence for the others (passing it again in `evidence` under the
+    same id changes nothing). `similarity(opinion, evidence)` is an optional cosine of
+    embeddings. `supersessions` are the SUPERSEDES edges among the facts, when the caller
+    has them; otherwise they are found with `graphmem.supersede.find_supersessions`.
+    Links come in date order; states keep the order of `opinions`. Rules: module docstring.
+    """
+    first: dict[str, OpinionIn] = {}
+    for o in opinions:
+        first.setdefault(o.id, o)  # the same id twice is one opinion
+    ops = list(first.values())
+    position = {o.id: i for i, o in enumerate(ops)}
+    items: list[EvidenceIn] = []
+    seen_ids: set[str] = set()
+    seen_texts: set[tuple[date, str]] = set()
+    as_evidence = [
+        EvidenceIn(o.id, "opinion", o.statement, o.day, o.entities, o.stated) for o in ops
+    ]
+    for ev in (*as_evidence, *evidence):
+        if ev.id in seen_ids or ev.day is None:
+            continue
+        seen_ids.add(ev.id)
+        key = (ev.day, normalize_text(ev.text))
+        if key not in seen_texts:  # the same words on the same day are one piece of evidence
+            seen_texts.add(key)
+            items.append(ev)
+    items.sort(key=lambda ev: ev.day or date.min)  # stable: same-day input order is kept
+    wanted = {e for o in ops if o.day is not None for e in o.entities}
+    index: dict[tuple[str, str], list[int]] = defaultdict(list)  # (entity, word) -> items
+    for i, ev in enumerate(items):
+        if shared := wanted.intersection(ev.entities):
+            tokens = _read(ev.text, ev.entities).tokens
+            for e in shared:
+                for t in tokens:
+                    index[(e, t)].append(i)
+    ended = _ended(items, supersessions) if ops else {}
+    by_id = {ev.id: i for i, ev in enumerate(items)}
+
+    links: list[Link] = []
+    states: dict[str, OpinionState] = {}
+    for op in ops:
+        start = _clamp(op.stated if op.stated is not None else DEFAULT_CONFIDENCE)
+        found = _links(op, position, items, index, ended, by_id, similarity) if op.day else []
+        links.extend(found)
+        states[op.id] = _apply(op, start, found, items, by_id)
+    links.sort(key=lambda lk: (by_id[lk.evidence], position[lk.opinion]))  # items are by date
+    return links, states
+
+
+def _ended(
+    items: list[EvidenceIn], given: Sequence[Supersession] | None
+) -> dict[str, tuple[str, str]]:
+    """older fact id -> (newer fact id, cue)."""
+    if given is None:
+        facts = [FactIn(ev.id, ev.text, ev.day, ev.day, ev.entities, ev.kind)
+                 for ev in items if ev.kind in FACT_KINDS]  # fmt: skip
+        given = find_supersessions(facts)
+    return {s.older: (s.newer, s.cue) for s in given}
+
+
+def _links(
+    op: OpinionIn,
+    position: Mapping[str, int],
+    items: list[EvidenceIn],
+    index: Mapping[tuple[str, str], list[int]],
+    ended: Mapping[str, tuple[str, str]],
+    by_id: Mapping[str, int],
+    similarity: Callable[[str, str], float] | None,
+) -> list[Link]:
+    assert op.day is not None
+    mine = _read(op.statement, op.entities)
+    candidates = sorted(
+        {i for e in set(op.entities) for t in mine.tokens for i in index.get((e, t), ())}
+    )
+    out: dict[str, Link] = {}
+    basis: list[str] = []
+    about = set(op.entities)
+
+    def rests(fact: EvidenceIn) -> bool:  # a fact about two or more of the opinion's entities
+        return len(set(fact.entities)) >= 2 and set(fact.entities) <= about
+
+    for i in candidates:
+        ev = items[i]
+        assert ev.day is not None
+        counts = ev.day >= op.day and ev.id != op.id
+        if ev.kind == "opinion" and ev.id in position:
+            counts = counts and (ev.day > op.day or position[ev.id] > position[op.id])
+        if not counts and ev.id not in ended:
+            continue
+        named = set(ev.entities)
+        if named - about and about - named and not (ev.id in ended and named <= about):
+            continue  # each names an entity the other lacks: Rosa's view vs Andy's, X vs Y
+        cosine = _cosine(similarity, op.statement, ev.text)
+        pinned = len(about & named) >= 2
+        verdict = _judge(mine, _read(ev.text, ev.entities), ev.kind == "opinion", pinned, cosine)
+        if counts and verdict.relation is not None:
+            if ev.kind != "opinion":
+                weight = WEIGHTS["fact"]
+            else:
+                weight = WEIGHTS["stated" if ev.stated is not None else "opinion"]
+            reason = verdict.reason
+            if verdict.relation == "supports" and ev.stated is not None:
+                reason += f" (c={ev.stated:g})"
+            out[ev.id] = Link(ev.id, op.id, verdict.relation, weight, ev.day, reason)
+        if verdict.agrees and ev.id in ended and ev.kind in FACT_KINDS and rests(ev):
+            basis.append(ev.id)
+    for older in basis:
+        newer, cue = ended[older]
+        j = by_id.get(newer)
+        if j is None or newer in out or newer == op.id:
+            continue
+        day = items[j].day
+        assert day is not None
+        # the supersede fallback ("marker: ...", a changed name next to "now") is too weak
+        # a guess to take an opinion down with it
+        if day >= op.day and about & set(items[j].entities) and not cue.startswith("marker:"):
+            reason = f"rests on superseded fact {older}: {cue}"
+            out[newer] = Link(newer, op.id, "contradicts", WEIGHTS["basis"], day, reason)
+    return sorted(out.values(), key=lambda lk: by_id[lk.evidence])
+
+
+def _cosine(
+    similarity: Callable[[str, str], float] | None, a: str, b: str
+) -> Callable[[], float | None]:
+    """A lazy cosine: embeddings are consulted only when the words alone do not decide."""
+    return (lambda: None) if similarity is None else (lambda: similarity(a, b))
+
+
+def _apply(
+    op: OpinionIn,
+    start: float,
+    links: list[Link],
+    items: list[EvidenceIn],
+    by_id: Mapping[str, int],
+) -> OpinionState:
+    """Fold `links` (in date order) into a confidence, a history and a supersession."""
+    c = start
+    moves: list[Move] = []
+    days: set[date] = set()
+    superseded: str | None = None
+    rival: tuple[str, float] | None = None  # newest contradicting opinion and its confidence
+    for lk in links:
+        ev = items[by_id[lk.evidence]]
+        if lk.relation == "supports":
+            if ev.stated is not None:
+                new = c + PULL * lk.weight * (_clamp(ev.stated) - c)
+            else:
+                new = c + A_SUPPORT * lk.weight * (1 - c)
+        else:
+            assert lk.day is not None
+            days.add(lk.day)
+            new = c - A_CONTRA * lk.weight * min(len(days), K_MAX) * c
+            if ev.kind == "opinion":
+                stated = ev.stated if ev.stated is not None else DEFAULT_CONFIDENCE
+                rival = (ev.id, _clamp(stated))
+        new = round(_clamp(new), 4)
+        moves.append(Move(lk.day, c, new, lk.evidence, lk.relation, lk.reason))
+        c = new
+        if lk.relation == "contradicts" and superseded is None and rival is not None:
+            if c < SUPERSEDE_BELOW or len(days) >= SUPERSEDE_AFTER or c <= rival[1]:
+                superseded = rival[0]
+    return OpinionState(op.id, c, tuple(moves), superseded)
+
+
+def _clamp(x: float) -> float:
+    return min(1.0, max(0.0, x))
