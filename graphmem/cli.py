@@ -43,7 +43,10 @@ def _main(
         ),
     ] = None,
 ) -> None:
-    state.settings = resolve_settings(workspace)
+    try:
+        state.settings = resolve_settings(workspace)
+    except GraphmemError as exc:
+        raise fail(str(exc)) from None
 
 
 def settings() -> Settings:
@@ -341,23 +344,29 @@ def recall(
         str | None, typer.Option(help="Reference date for relative times (default: today).")
     ] = None,
     preset: Annotated[
-        str, typer.Option(help="Recall preset: default, lexical, precise, broad.")
-    ] = "default",
+        str | None,
+        typer.Option(
+            help="Recall preset: default, lexical, precise, broad, or one of your config file's."
+        ),
+    ] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Find the memories that answer a question, with exact sources."""
+    from graphmem.config import ConfigError
     from graphmem.recall import RecallOptions
     from graphmem.recall import recall as run_recall
-    from graphmem.recall_config import preset as get_preset
 
     today = _now(now)
     kinds = frozenset(kind) if kind else None
     if kinds and not kinds <= set(KINDS):
         raise typer.BadParameter(f"choose from {', '.join(KINDS)}", param_hint="--kind")
-    try:
-        config = get_preset(preset)
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--preset") from None
+    s = settings()
+    if preset is not None:
+        try:
+            s = resolve_settings(s.workspace, recall_preset=preset)
+        except ConfigError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--preset") from None
+    config = s.recall
     options = RecallOptions(
         k=k,
         now=today,
@@ -368,7 +377,7 @@ def recall(
         budget=budget,
         config=config,
     )
-    result = run_recall(settings(), question, options)
+    result = run_recall(s, question, options)
     for notice in result.notices:
         typer.echo(f"notice: {notice}", err=True)
     if json_out:
@@ -558,6 +567,40 @@ def reflect(
 
 @app.command()
 @guarded
+def watch(
+    interval: Annotated[float, typer.Option(min=0.05, help="Seconds between checks.")] = 1.0,
+    debounce: Annotated[
+        float, typer.Option(min=0.0, help="Quiet seconds after a change before indexing.")
+    ] = 1.0,
+) -> None:
+    """Re-index whenever the workspace's Markdown changes (incremental); Ctrl-C stops."""
+    from graphmem.watch import watch as run_watch
+
+    def report(r: Any) -> None:
+        stamp = datetime.now().strftime("%H:%M:%S")
+        if r.changed:
+            typer.echo(
+                f"{stamp} indexed {r.parsed} changed file(s) in {r.seconds:.2f}s -> {r.generation}"
+            )
+            for w in r.warnings:
+                typer.echo(f"warning: {w}", err=True)
+        else:
+            typer.echo(f"{stamp} up to date ({r.files} files); watching {settings().workspace}")
+
+    try:
+        run_watch(
+            settings(),
+            interval=interval,
+            debounce=debounce,
+            on_index=report,
+            on_busy=lambda msg: typer.echo(f"busy: {msg}", err=True),
+        )
+    except KeyboardInterrupt:
+        typer.echo("stopped")
+
+
+@app.command()
+@guarded
 def serve() -> None:
     """Run the MCP server on stdio (tools: memory_recall, memory_about, memory_timeline,
     memory_retain, memory_get, memory_status)."""
@@ -587,6 +630,39 @@ def export(
         report = export_graph(graph, fmt, out)  # type: ignore[arg-type]
     total = sum(report.counts.values())
     typer.echo(f"wrote {len(report.files)} files to {report.out} ({total} nodes and relationships)")
+
+
+config_app = typer.Typer(no_args_is_help=True, help="Show the resolved configuration.")
+app.add_typer(config_app, name="config")
+
+
+@config_app.command("show")
+@guarded
+def config_show(json_out: JsonOpt = False) -> None:
+    """Every setting with its value and where it came from (flag > env > file > default)."""
+    from dataclasses import asdict
+
+    s = settings()
+    values = {
+        "workspace": str(s.workspace),
+        "buffer_pool_mb": s.buffer_pool_mb,
+        "ner_model": s.ner_model,
+        "embed_model": s.embed_model,
+        "large_file_bytes": s.large_file_bytes,
+        "recall_preset": s.recall_preset,
+        "recall": asdict(s.recall),
+    }
+    if json_out:
+        data = {k: {"value": v, "from": s.origins.get(k, "default")} for k, v in values.items()}
+        typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    for key, value in values.items():
+        if key == "recall":
+            typer.echo(f"recall ({s.origins.get('recall', 'preset ' + s.recall_preset)}):")
+            for k, v in value.items():  # type: ignore[attr-defined]
+                typer.echo(f"  {k:<22} {v}")
+            continue
+        typer.echo(f"{key:<24} {value!s:<32} from {s.origins.get(key, 'default')}")
 
 
 entities_app = typer.Typer(

@@ -168,6 +168,7 @@ class Memory:
             as_of=_window(as_of, today, "as_of", end=True),
             kinds=frozenset(kind) if kind else None,
             budget=budget,
+            config=self.settings.recall,
         )
         recaller = self.recaller()
         result = recaller.recall(query, options)

@@ -1,0 +1,76 @@
+"""``graphmem watch``: re-index when the workspace's Markdown changes.
+
+Polling, not inotify: it needs no extra dependency, works on every filesystem (network
+mounts, containers), and a stat of a few thousand files a second costs little. A change is
+indexed once the files have been quiet for `debounce` seconds, so a burst of saves (an
+editor's write-rename, a git checkout) costs one incremental index.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from graphmem.config import MEMORY_DIR, Settings
+from graphmem.errors import IndexLockedError
+from graphmem.index import IndexReport, index_workspace
+from graphmem.workspace import TOP_DIRS, TOP_FILES
+
+Snapshot = dict[str, tuple[int, int]]
+
+
+def snapshot(root: Path) -> Snapshot:
+    """(mtime_ns, size) of every file index would look at, by relative path."""
+    out: Snapshot = {}
+    for entry in root.iterdir() if root.is_dir() else []:
+        if entry.name.lower() in TOP_FILES and entry.is_file():
+            st = entry.stat()
+            out[entry.name] = (st.st_mtime_ns, st.st_size)
+    for top in TOP_DIRS:
+        for dirpath, dirnames, filenames in os.walk(root / top):
+            dirnames[:] = [d for d in dirnames if not d.startswith(".") and d != MEMORY_DIR]
+            for name in filenames:
+                path = Path(dirpath) / name
+                try:
+                    st = path.stat()
+                except OSError:
+                    continue
+                out[path.relative_to(root).as_posix()] = (st.st_mtime_ns, st.st_size)
+    return out
+
+
+def watch(
+    settings: Settings,
+    *,
+    interval: float = 1.0,
+    debounce: float = 1.0,
+    on_index: Callable[[IndexReport], None] | None = None,
+    on_busy: Callable[[str], None] | None = None,
+    stop: threading.Event | None = None,
+) -> None:
+    """Index now, then again after every quiet change, until `stop` is set (or Ctrl-C)."""
+    stop = stop or threading.Event()
+    report = index_workspace(settings)
+    if on_index:
+        on_index(report)
+    seen = snapshot(settings.workspace)
+    changed_at: float | None = None
+    while not stop.wait(interval):
+        now = snapshot(settings.workspace)
+        if now != seen:
+            seen, changed_at = now, time.monotonic()
+            continue
+        if changed_at is None or time.monotonic() - changed_at < debounce:
+            continue
+        try:
+            report = index_workspace(settings)
+        except IndexLockedError as exc:
+            if on_busy:
+                on_busy(str(exc))
+            continue  # another writer is busy; try again on the next quiet tick
+        changed_at = None
+        if on_index:
+            on_index(report)
