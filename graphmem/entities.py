@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from graphmem.names import fold, slugify
+from graphmem.stopwords import ENGLISH
 
 #: NER labels worth an entity page. Dropped: NORP (nationalities and groups, used as
 #: adjectives: "French", "Buddhist"), LANGUAGE, LAW and the numeric/temporal labels.
@@ -62,7 +63,6 @@ _NOT_SPEAKERS = frozenset(
     "status decision result results next done warning tip example why how what when "
     "where who edit re fyi ps nb important reminder goal context problem solution".split()
 )
-_STOP_WORDS: frozenset[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -111,16 +111,7 @@ class _FoldTable(dict[int, str]):
 
 
 def _stop_words() -> frozenset[str]:
-    global _STOP_WORDS
-    if _STOP_WORDS is None:
-        try:
-            from spacy.lang.en.stop_words import STOP_WORDS
-        except ImportError:  # spaCy missing: fall back to the words that hurt most
-            STOP_WORDS = {"i", "a", "an", "as", "at", "be", "by", "do", "he", "if", "in",
-                          "is", "it", "me", "my", "no", "of", "on", "or", "so", "to",
-                          "up", "us", "we", "will", "may"}  # fmt: skip
-        _STOP_WORDS = frozenset(STOP_WORDS)
-    return _STOP_WORDS
+    return ENGLISH
 
 
 def _canonical(name: str) -> str:

@@ -299,3 +299,10 @@ def test_promote_ner_kind_follows_the_most_frequent_label(label: str | None, kin
     candidates = [(_ner("x", "X", label), "a"), (_ner("x", "X", label), "b")]
     candidates.append((_ner("x", "X", "WORK_OF_ART"), "c"))  # outvoted
     assert promote_ner(candidates)["x"].kind == kind
+
+
+def test_bundled_stop_words_match_spacys() -> None:
+    spacy_words = pytest.importorskip("spacy.lang.en.stop_words").STOP_WORDS
+    from graphmem.stopwords import ENGLISH
+
+    assert frozenset(spacy_words) == ENGLISH
