@@ -32,7 +32,16 @@ from graphmem.workspace import SourceFile, discover, read_text
 PIPELINE_VERSION = code_version("blocks", "parser", "workspace", "names")
 #: The code that turns parsed files into a generation: a change rebuilds it (from the caches).
 COMPILE_VERSION = code_version(
-    "compile", "supersede", "opinions", "extract", "timex", "entities", "load", "seedstage", "seeds"
+    "compile",
+    "supersede",
+    "opinions",
+    "extract",
+    "timex",
+    "entities",
+    "load",
+    "seedstage",
+    "seeds",
+    "projection",
 )
 
 Progress = Callable[[str, int, int], None]

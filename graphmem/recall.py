@@ -30,6 +30,7 @@ from graphmem.entities import Gazetteer, KnownEntity
 from graphmem.errors import NotIndexedError
 from graphmem.fusion import jaccard_matrix, mmr, recency_factor, rrf, score_fusion
 from graphmem.packets import Packet, RecallResult, source_ref, timestamp, within_budget
+from graphmem.projection import Projection
 from graphmem.recall_config import RecallConfig
 from graphmem.seeds import SeedIndex
 from graphmem.store import Generation, Store
@@ -89,6 +90,7 @@ class Recaller:
         except BaseException:
             self.graph.close()
             raise
+        self.projection = Projection(self.seeds.conn)
         self.notices: list[str] = []
         self._embedder: Any = None
         self._embedder_loaded = False
@@ -255,7 +257,7 @@ class Recaller:
             return
         parent = {i: scores[i] for i in top}
         if cfg.neighbor_weight > 0:
-            for src, nb in self.graph.run("recall/neighbors", ids=top).rows:
+            for src, nb in self._neighbors(top):
                 value = parent[src] * cfg.neighbor_weight
                 if value > scores.get(nb, 0.0):
                     scores[nb] = value
@@ -263,7 +265,7 @@ class Recaller:
         if (time.perf_counter() - started) * 1000 > cfg.time_budget_ms:
             return
         if cfg.evidence_weight > 0:
-            for claim, passage, how in self.graph.run("recall/evidence", ids=top).rows:
+            for claim, passage, how in self._evidence(top):
                 for src, dst in ((claim, passage), (passage, claim)):
                     if src in parent:
                         value = parent[src] * cfg.evidence_weight
@@ -271,17 +273,42 @@ class Recaller:
                             scores[dst] = value
                         via[dst].append(f"evidence({how}):{src}")
 
-    def _load(self, scores: dict[str, float], via: dict[str, list[str]]) -> dict[str, _Item]:
-        ids = list(scores)
-        items: dict[str, _Item] = {}
+    # Lookups by id: from the SQLite projection when the index has one (Kùzu 0.11.3 scans
+    # whole tables for them), else from the graph.
+
+    def _rows(self, ids: list[str]) -> list[tuple[str, dict[str, Any]]]:
+        if self.projection.available:
+            return self.projection.rows(ids)
+        out = []
         for table, query in (
             ("Fact", "recall/facts_by_ids"),
             ("Opinion", "recall/opinions_by_ids"),
             ("Passage", "recall/passages_by_ids"),
         ):
-            for row in self.graph.run(query, ids=ids).dicts():
-                items[row["id"]] = _Item(row["id"], table, row, scores[row["id"]], via[row["id"]])
-        for item_id, slug, name, how in self.graph.run("recall/node_entities", ids=ids).rows:
+            out.extend((table, row) for row in self.graph.run(query, ids=ids).dicts())
+        return out
+
+    def _mentions(self, ids: list[str]) -> list[Any]:
+        if self.projection.available:
+            return self.projection.mentions(ids)
+        return self.graph.run("recall/node_entities", ids=ids).rows
+
+    def _neighbors(self, ids: list[str]) -> list[Any]:
+        if self.projection.available:
+            return self.projection.neighbors(ids)
+        return self.graph.run("recall/neighbors", ids=ids).rows
+
+    def _evidence(self, ids: list[str]) -> list[Any]:
+        if self.projection.available:
+            return self.projection.evidence(ids)
+        return self.graph.run("recall/evidence", ids=ids).rows
+
+    def _load(self, scores: dict[str, float], via: dict[str, list[str]]) -> dict[str, _Item]:
+        ids = list(scores)
+        items: dict[str, _Item] = {}
+        for table, row in self._rows(ids):
+            items[row["id"]] = _Item(row["id"], table, row, scores[row["id"]], via[row["id"]])
+        for item_id, slug, name, how in self._mentions(ids):
             if item_id in items:
                 items[item_id].entities.append((slug, name, how))
         return items
@@ -371,7 +398,7 @@ class Recaller:
                 "recall/opinion_evidence", ids=opinions
             ).rows:
                 evidence[opinion].append(f"{relation.lower()}:{ev}")
-            for claim, passage, _ in self.graph.run("recall/evidence", ids=opinions).rows:
+            for claim, passage, _ in self._evidence(opinions):
                 if claim in evidence or claim in opinions:
                     evidence[claim].append(passage)
         packets = []

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from graphmem.compile import GraphData
 from graphmem.config import Settings
+from graphmem.projection import write_projection
 from graphmem.seeds import SeedIndex, SeedRow
 
 Progress = Callable[[str, int, int], None]
@@ -61,4 +62,5 @@ def build_seeds(
                     progress("embed", 1, 1)
             model_id = embedder.model_id
     SeedIndex.build(target, rows, vectors, model_id=model_id).close()
+    write_projection(target, data)
     return embedded, notice
