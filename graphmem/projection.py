@@ -15,10 +15,12 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from graphmem.compile import GraphData
 from graphmem.seeds import connect
+
+if TYPE_CHECKING:  # recall imports this module; it needs none of the compiler
+    from graphmem.compile import GraphData
 
 _DATES = ("day", "valid_from", "valid_to", "last_updated")
 _CHUNK = 500
