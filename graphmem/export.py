@@ -21,6 +21,7 @@ import networkx as nx
 
 from graphmem.db import Graph
 from graphmem.errors import GraphmemError
+from graphmem.load import csv_cell
 from graphmem.ontology import schema_statements
 from graphmem.queries import catalog
 
@@ -152,22 +153,6 @@ def _rel_columns(pair: RelPair) -> tuple[str, ...]:
 # -- values ----------------------------------------------------------------------------------
 
 
-def _csv_cell(value: object) -> object:
-    """One CSV cell as Kùzu's COPY reads it: empty = NULL, ISO dates, ``[a,b]`` lists."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, date):
-        return value.isoformat()
-    if isinstance(value, list | tuple):
-        # Kùzu splits list items on commas and has no escape for them (quotes stay in the
-        # value); the indexer writes lists the same way, so graph values never hold commas.
-        items = (str(v).replace(",", " ").replace("[", "(").replace("]", ")") for v in value)
-        return "[" + ",".join(items) + "]"
-    return value
-
-
 def _graphml_value(value: object) -> object:
     """A GraphML attribute: scalars as they are, dates as ISO strings, lists "; "-joined."""
     if isinstance(value, date):
@@ -184,7 +169,7 @@ def _write_csv(path: Path, columns: Sequence[str], rows: list[list[Any]]) -> Non
     with path.open("w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh)
         writer.writerow(columns)
-        writer.writerows([_csv_cell(v) for v in row] for row in rows)
+        writer.writerows([csv_cell(v) for v in row] for row in rows)
 
 
 def _write_graphml(

@@ -15,7 +15,8 @@ from graphmem.compile import NODE_COLUMNS, REL_COLUMNS, GraphData
 from graphmem.db import Graph
 
 
-def _cell(value: object) -> object:
+def csv_cell(value: object) -> object:
+    """One CSV cell as Kùzu's COPY reads it: empty = NULL, ISO dates, ``[a,b]`` lists."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -45,7 +46,7 @@ def _batches(path: Path, columns: tuple[str, ...], rows: list[dict[str, object]]
                 writer = csv.writer(fh)
                 writer.writerow(columns)
                 size = 0
-            cells = [_cell(row.get(c)) for c in columns]
+            cells = [csv_cell(row.get(c)) for c in columns]
             writer.writerow(cells)
             size += sum(len(str(c)) for c in cells) + len(cells)
             if size >= BATCH_BYTES:
