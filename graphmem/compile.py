@@ -139,8 +139,8 @@ def declared_entities(files: Iterable[ParsedFile]) -> dict[str, EntityInfo]:
         # The most frequent spelling names it; "The-Castle" reads as "The Castle".
         best = max(sorted(counter), key=lambda s: counter[s])
         name = best.replace("-", " ") if "-" in best and best[:1].isupper() else best
-        aliases = tuple(s for s in sorted(counter) if s != name)
-        entities[slug] = EntityInfo(slug, name, aliases=aliases, declared=True)
+        spellings = tuple(s for s in sorted(counter) if s != name)
+        entities[slug] = EntityInfo(slug, name, aliases=spellings, declared=True)
     return entities
 
 
@@ -276,7 +276,7 @@ def _node_row(pf: ParsedFile, block: Block, extra: BlockExtras) -> dict[str, obj
             "last_updated": pf.day,
             "superseded": False,
         }
-    row = {
+    row: dict[str, object] = {
         **common,
         "text": block.text,
         "valid_from": extra.valid_from or pf.day,

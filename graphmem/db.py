@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import kuzu
 
@@ -93,9 +93,9 @@ class Graph:
         # last result is read (dropping it frees the results underneath: a segfault).
         result = results[-1] if isinstance(results, list) else results
         columns = result.get_column_names()
-        rows = []
+        rows: list[list[Any]] = []
         while result.has_next():
-            rows.append(result.get_next())
+            rows.append(cast(list[Any], result.get_next()))
         return Rows(columns, rows)
 
     def run(self, name: str, /, **params: Any) -> Rows:
@@ -125,7 +125,7 @@ class Graph:
         results = self._conn.execute(text, params or {})
         result = results[-1] if isinstance(results, list) else results
         while result.has_next():
-            yield result.get_next()
+            yield cast(list[Any], result.get_next())
 
 
 def to_date(value: str | date | None) -> date | None:

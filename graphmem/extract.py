@@ -221,9 +221,9 @@ def extract(
         if progress:
             progress("extract", i, len(files))
         times = extractor.times(pf)
-        mentions = extractor.mentions(pf, gazetteer, key, ner)
+        file_mentions = extractor.mentions(pf, gazetteer, key, ner)
         for block in pf.blocks:
-            found = tuple(m for m in mentions.get(block.id, ()) if m.slug in entities)
+            found = tuple(m for m in file_mentions.get(block.id, ()) if m.slug in entities)
             start, end = times.get(block.id, (pf.day, None))
             spoken = next((m for m in found if m.source == "speaker"), None)
             extras[block.id] = BlockExtras(

@@ -156,8 +156,8 @@ class Recaller:
         self._expand(scores, via, cfg, started)
         items = self._load(scores, via)
         superseded = self._supersession(items)
-        ranked = self._rank(items, superseded, plan, opts)
-        picked = self._diversify(ranked, opts.k, cfg)
+        kept = self._rank(items, superseded, plan, opts)
+        picked = self._diversify(kept, opts.k, cfg)
         packets = self._packets(picked, superseded)
         return RecallResult(
             packets=within_budget(packets, opts.budget),
@@ -279,7 +279,7 @@ class Recaller:
     def _rows(self, ids: list[str]) -> list[tuple[str, dict[str, Any]]]:
         if self.projection.available:
             return self.projection.rows(ids)
-        out = []
+        out: list[tuple[str, dict[str, Any]]] = []
         for table, query in (
             ("Fact", "recall/facts_by_ids"),
             ("Opinion", "recall/opinions_by_ids"),
