@@ -257,11 +257,21 @@ class Recaller:
             return
         parent = {i: scores[i] for i in top}
         if cfg.neighbor_weight > 0:
-            for src, nb in self._neighbors(top):
-                value = parent[src] * cfg.neighbor_weight
-                if value > scores.get(nb, 0.0):
-                    scores[nb] = value
-                via[nb].append(f"next-to:{src}")
+            # Reading order, hop by hop: hop h gives a line neighbor_weight *
+            # neighbor_hop_decay ** (h - 1) of the score of the seed it was reached from.
+            frontier = dict(parent)  # node -> score of the seed it came from
+            reached = set(parent)
+            for hop in range(1, cfg.neighbor_hops + 1):
+                weight = cfg.neighbor_weight * cfg.neighbor_hop_decay ** (hop - 1)
+                following: dict[str, float] = {}
+                for src, nb in self._neighbors(list(frontier)):
+                    if frontier[src] * weight > scores.get(nb, 0.0):
+                        scores[nb] = frontier[src] * weight
+                    via[nb].append(f"next-to:{src}")
+                    if nb not in reached:
+                        following[nb] = max(following.get(nb, 0.0), frontier[src])
+                reached.update(following)
+                frontier = following
         if (time.perf_counter() - started) * 1000 > cfg.time_budget_ms:
             return
         if cfg.evidence_weight > 0:

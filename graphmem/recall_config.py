@@ -29,13 +29,17 @@ class RecallConfig:
     #: Graph expansion: how many of the best fused seeds expand, and what an expanded node
     #: inherits of its parent's score (reading-order neighbours, evidence links).
     expand_top: int = 20
-    neighbor_weight: float = 0.7
+    neighbor_weight: float = 0.8
+    #: How many reading-order steps expansion walks, each further one at neighbor_weight
+    #: times this decay (1 hop = the lines just before and after).
+    neighbor_hops: int = 2
+    neighbor_hop_decay: float = 0.6
     evidence_weight: float = 0.5
     #: Facts an entity pulls in through the entity channel, per entity (hub control).
     per_entity_cap: int = 15
     #: Multiplicative boosts.
     entity_boost: float = 0.6  # the item mentions an entity the question names
-    speaker_boost: float = 0.4  # ... and that entity is the item's speaker
+    speaker_boost: float = 0.6  # ... and that entity is the item's speaker
     kind_boost: float = 0.15  # the item's kind matches a hint in the question
     time_boost: float = 0.5  # inside the time the question names
     time_penalty: float = 0.5  # outside it (multiplier)
@@ -67,7 +71,9 @@ PRESETS: dict[str, RecallConfig] = {
     # Exact strings, error texts and config keys: trust words over meaning.
     "lexical": RecallConfig(weights={"lexical": 1.0, "vector": 0.0, "entity": 0.3}),
     # Fewer, tighter results: no reading-order context, stronger entity focus.
-    "precise": RecallConfig(neighbor_weight=0.0, entity_boost=0.5, mmr_lambda=0.95),
+    "precise": RecallConfig(
+        neighbor_weight=0.0, neighbor_hops=0, entity_boost=0.5, mmr_lambda=0.95
+    ),
     # More context around each hit.
     "broad": RecallConfig(lexical_k=120, vector_k=120, expand_top=40, neighbor_weight=0.5),
 }
