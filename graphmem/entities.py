@@ -195,14 +195,17 @@ class Gazetteer:
         self,
         keys: dict[str, str],
         loose: dict[str, str],
-        folded: re.Pattern[str] | None,
-        exact: re.Pattern[str] | None,
+        folded: _Trie,
+        exact: _Trie,
         exact_keys: dict[str, str],
     ) -> None:
         self._keys = keys
         self._loose = loose
-        self._folded = folded
-        self._exact = exact
+        # The patterns are compiled on the first find(): resolving a name (``about``,
+        # ``entities merge``) needs only the dictionaries.
+        self._tries: tuple[_Trie, _Trie] | None = (folded, exact)
+        self._folded: re.Pattern[str] | None = None
+        self._exact: re.Pattern[str] | None = None
         self._exact_keys = exact_keys
         self._table = _FoldTable()
 
@@ -236,7 +239,7 @@ class Gazetteer:
                 exact = _canonical(name)
                 exact_keys.setdefault(exact, slug)
                 exact_trie.add(exact)
-        return cls(keys, loose, folded_trie.regex(), exact_trie.regex(), exact_keys)
+        return cls(keys, loose, folded_trie, exact_trie, exact_keys)
 
     def resolve(self, name: str) -> str | None:
         """The slug `name` refers to (name, alias, slug or a variant of one), else None.
@@ -256,6 +259,10 @@ class Gazetteer:
 
     def find(self, text: str) -> list[Mention]:
         """Declared names in `text`: leftmost-longest, never overlapping, sorted by start."""
+        if self._tries is not None:
+            folded_trie, exact_trie = self._tries
+            self._folded, self._exact = folded_trie.regex(), exact_trie.regex()
+            self._tries = None
         hits: list[Mention] = []
         if self._folded is not None:
             folded, offsets = self._fold(text)
