@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from graphmem import __version__
 from graphmem.blocks import Notice, ParsedFile
 from graphmem.cache import FileCache, code_version
-from graphmem.compile import SourceInfo, compile_graph
+from graphmem.compile import GraphData, SourceInfo, compile_graph
 from graphmem.config import Settings
 from graphmem.db import Graph
 from graphmem.errors import WorkspaceError
@@ -140,7 +140,7 @@ def index_workspace(
         gen = store.new_generation()
         if progress:
             progress("graph", 0, 1)
-        with Graph.create(gen.graph, settings.buffer_pool_mb) as graph:
+        with Graph.create(gen.graph, build_pool_mb(settings, data)) as graph:
             load_graph(graph, data, gen.path / "load")
         (gen.path / "load").rmdir()
         if progress:
@@ -179,6 +179,19 @@ def index_workspace(
             seconds=elapsed,
             timings=timings,
         )
+
+
+def build_pool_mb(settings: Settings, data: GraphData) -> int:
+    """The buffer pool for building a generation: the configured one, or more when the
+    text is large. Kùzu's bulk load of a table needs several times its text in the pool
+    (a 50 MB log failed at 64 and 128 MiB and loaded at 256); readers keep the configured
+    size."""
+    text = sum(
+        len(str(row.get("text") or row.get("statement") or ""))
+        for rows in data.nodes.values()
+        for row in rows
+    )
+    return max(settings.buffer_pool_mb, 64 + 6 * text // (1024 * 1024))
 
 
 def _parse_all(

@@ -144,7 +144,7 @@ def parse(path: str, text: str) -> ParsedFile:
     )
 
 
-_META_LINE = re.compile(r"^\s*$|^[A-Za-z_][\w -]*:|^\s*-\s|^\s*#")
+_META_LINE = re.compile(r"^\s*$|^[A-Za-z_][\w -]*:|^\s*-\s")
 
 
 def front_matter(lines: list[str]) -> tuple[dict[str, str], int]:

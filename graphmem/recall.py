@@ -139,9 +139,7 @@ class Recaller:
         started = time.perf_counter()
         plan = understand(question, self.gazetteer, opts.now)
         channels = self._channels(question, plan, opts)
-        weights = dict(cfg.weights)
-        for name in list(weights):
-            weights[f"{name}-focus"] = weights[name] * cfg.focus_weight
+        weights = cfg.weights
         if cfg.fusion == "score":
             fused = score_fusion(channels, weights)
         elif cfg.fusion == "rescore":
@@ -180,8 +178,6 @@ class Recaller:
             qvec = np.asarray(embedder.embed([question]), dtype=np.float32)[0]
             channels["vector"] = self.seeds.vector(qvec, cfg.vector_k, kinds)
         self._qvec = qvec
-        if plan.entities and cfg.focus_k > 0:
-            self._focus(question, qvec, plan, channels, kinds, cfg)
         if plan.entities and cfg.weights.get("entity", 0) > 0:
             entity: list[tuple[str, float]] = []
             seen: set[str] = set()
@@ -219,30 +215,6 @@ class Recaller:
                 score += cfg.weights.get("entity", 0.0) * 0.5
             out[item] = score
         return out
-
-    def _focus(
-        self,
-        question: str,
-        qvec: np.ndarray | None,
-        plan: QueryPlan,
-        channels: dict[str, list[tuple[str, float]]],
-        kinds: set[str] | None,
-        cfg: RecallConfig,
-    ) -> None:
-        """Entity-focused channels: deep searches kept to items naming the question's entities."""
-        deep = {"lexical": self.seeds.lexical(question, cfg.focus_k, kinds)}
-        if qvec is not None:
-            deep["vector"] = self.seeds.vector(qvec, cfg.focus_k, kinds)
-        ids = list({i for ranked in deep.values() for i, _ in ranked})
-        wanted = set(plan.entities)
-        naming = {
-            item_id
-            for item_id, slug, _, _ in self.graph.run("recall/node_entities", ids=ids).rows
-            if slug in wanted
-        }
-        for name, ranked in deep.items():
-            kept = [(i, s) for i, s in ranked if i in naming]
-            channels[f"{name}-focus"] = kept[: max(cfg.lexical_k, cfg.vector_k)]
 
     def _expand(
         self,
@@ -381,13 +353,6 @@ class Recaller:
         return kept
 
     def _diversify(self, ranked: list[_Item], k: int, cfg: RecallConfig) -> list[_Item]:
-        if cfg.same_file_decay < 1.0:
-            seen: dict[str, int] = defaultdict(int)
-            for it in ranked:
-                path = str(it.row.get("path"))
-                it.score *= cfg.same_file_decay ** seen[path]
-                seen[path] += 1
-            ranked = sorted(ranked, key=lambda it: -it.score)
         if cfg.mmr_lambda >= 1.0 and cfg.duplicate_similarity >= 1.0:
             return ranked[:k]
         pool = ranked[: min(len(ranked), max(k + 20, int(k * 1.2)), 150)]

@@ -51,13 +51,6 @@ class RecallConfig:
     #: counts as a near-duplicate of one already taken.
     mmr_lambda: float = 0.85
     duplicate_similarity: float = 0.95
-    #: Entity focus: when the question names entities, the lexical and vector channels also
-    #: search this deep and keep only items that mention those entities, as extra channels.
-    focus_k: int = 0
-    focus_weight: float = 0.5
-    #: Each further item from the same file is multiplied by this (1 = off): spreads the
-    #: top k over more days, which is where multi-hop answers live.
-    same_file_decay: float = 1.0
     #: Expansion stops when this budget is spent (milliseconds).
     time_budget_ms: float = 150.0
 
