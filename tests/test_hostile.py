@@ -61,13 +61,19 @@ def file_lines(text: str) -> list[str]:
     return lines
 
 
+META = re.compile(r"^[A-Za-z_][\w -]*:|^\s*-\s")
+
+
 def front_matter(lines: list[str]) -> range:
-    """1-based line numbers the parser reads as front matter (its rule, restated)."""
+    """1-based line numbers the parser reads as front matter: a leading ``---`` block whose
+    every line is metadata (``key: value``, ``- item``, blank), closed by ``---`` or ``...``."""
     if not lines or lines[0].strip() != "---":
         return range(0)
     for i in range(1, min(len(lines), 200)):
         if lines[i].strip() in {"---", "..."}:
             return range(1, i + 2)
+        if lines[i].strip() and not META.match(lines[i]):
+            return range(0)
     return range(0)
 
 
