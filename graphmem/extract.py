@@ -1,6 +1,6 @@
 """The extraction stage: entities and times for every block, cached per file.
 
-Per file, and cached by content hash: time expressions (dateparser-backed, relative to the
+Per file, and cached by content hash: time expressions (graphmem.timex, relative to the
 file's day) and spaCy NER spans (the expensive part, batched with ``nlp.pipe``). Across the
 workspace, every run: the entity table (bank pages, explicit ``@mentions``, and NER names
 seen in two independent files), then gazetteer matching of every block against it — cached
