@@ -8,8 +8,8 @@ from typing import Any
 
 from graphmem.config import Settings
 from graphmem.db import Graph
-from graphmem.entities import Gazetteer, KnownEntity
 from graphmem.errors import GraphmemError
+from graphmem.lookups import entity_gazetteer, rows_by_ids
 from graphmem.packets import source_ref, timestamp
 
 EARLIEST = date(1, 1, 1)
@@ -91,10 +91,7 @@ class EntityCard:
 def resolve_entity(graph: Graph, name: str) -> dict[str, Any]:
     """The entity row for a name, slug or alias (``Pete``, ``@Peter``, ``peter``)."""
     rows = graph.run("entity/list").dicts()
-    gazetteer = Gazetteer.build(
-        KnownEntity(r["slug"], r["name"], tuple(r["aliases"] or ()), r["kind"]) for r in rows
-    )
-    slug = gazetteer.resolve(name.lstrip("@"))
+    slug = entity_gazetteer(rows).resolve(name.lstrip("@"))
     by_slug = {r["slug"]: r for r in rows}
     if slug is None or slug not in by_slug:
         near = sorted(r["name"] for r in rows if name.lower()[:3] in r["name"].lower())[:5]
@@ -104,15 +101,7 @@ def resolve_entity(graph: Graph, name: str) -> dict[str, Any]:
 
 
 def _rows_by_id(graph: Graph, ids: list[str]) -> dict[str, tuple[str, dict[str, Any]]]:
-    out: dict[str, tuple[str, dict[str, Any]]] = {}
-    for table, query in (
-        ("Fact", "recall/facts_by_ids"),
-        ("Opinion", "recall/opinions_by_ids"),
-        ("Passage", "recall/passages_by_ids"),
-    ):
-        for row in graph.run(query, ids=ids).dicts():
-            out[row["id"]] = (table, row)
-    return out
+    return {row["id"]: (table, row) for table, row in rows_by_ids(graph, ids)}
 
 
 def _line(

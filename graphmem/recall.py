@@ -26,9 +26,10 @@ import numpy as np
 
 from graphmem.config import Settings
 from graphmem.db import Graph
-from graphmem.entities import Gazetteer, KnownEntity
+from graphmem.entities import Gazetteer
 from graphmem.errors import NotIndexedError
 from graphmem.fusion import jaccard_matrix, mmr, recency_factor, rrf, score_fusion
+from graphmem.lookups import entity_gazetteer, rows_by_ids
 from graphmem.packets import Packet, RecallResult, source_ref, timestamp, within_budget
 from graphmem.projection import Projection
 from graphmem.recall_config import RecallConfig
@@ -109,10 +110,7 @@ class Recaller:
         self.close()
 
     def _gazetteer(self) -> Gazetteer:
-        rows = self.graph.run("entity/list").dicts()
-        return Gazetteer.build(
-            KnownEntity(r["slug"], r["name"], tuple(r["aliases"] or ()), r["kind"]) for r in rows
-        )
+        return entity_gazetteer(self.graph.run("entity/list").dicts())
 
     def embedder(self) -> Any:
         """The query embedder, loaded on first use; None (with a notice) when unavailable."""
@@ -261,14 +259,7 @@ class Recaller:
     def _rows(self, ids: list[str]) -> list[tuple[str, dict[str, Any]]]:
         if self.projection.available:
             return self.projection.rows(ids)
-        out: list[tuple[str, dict[str, Any]]] = []
-        for table, query in (
-            ("Fact", "recall/facts_by_ids"),
-            ("Opinion", "recall/opinions_by_ids"),
-            ("Passage", "recall/passages_by_ids"),
-        ):
-            out.extend((table, row) for row in self.graph.run(query, ids=ids).dicts())
-        return out
+        return rows_by_ids(self.graph, ids)
 
     def _mentions(self, ids: list[str]) -> list[Any]:
         if self.projection.available:
