@@ -11,14 +11,14 @@ import json
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date
 
-from graphmem.blocks import Block, ParsedFile
+from graphmem.blocks import Block, EntityPage, ParsedFile
 from graphmem.entities import Mention
-from graphmem.names import slugify
+from graphmem.names import normalize_text, slugify
 from graphmem.ontology import node_columns, rel_columns
-from graphmem.opinions import EvidenceIn, OpinionIn, evaluate
+from graphmem.opinions import EvidenceIn, Link, OpinionIn, OpinionState, evaluate
 from graphmem.supersede import KINDS as SUPERSEDE_KINDS
 from graphmem.supersede import FactIn, Supersession, find_supersessions
 
@@ -60,8 +60,6 @@ class EntityInfo:
     aliases: tuple[str, ...] = ()
     declared: bool = False
     page: str | None = None
-    days: list[date] = field(default_factory=list)
-    mentions: int = 0
 
 
 @dataclass
@@ -104,34 +102,44 @@ def alias_slugs(files: Iterable[ParsedFile]) -> dict[str, str]:
 
     ``@nas01`` resolves to ``atlas`` when atlas's page lists nas01 as an alias.
     """
+    return page_aliases(pf.entity for pf in files if pf.entity is not None)
+
+
+def page_aliases(pages: Iterable[EntityPage]) -> dict[str, str]:
+    """:func:`alias_slugs` from the bank pages alone."""
+    pages = list(pages)
     out: dict[str, str] = {}
-    for pf in files:
-        if pf.entity is not None:
-            for name in (pf.entity.name, *pf.entity.aliases):
-                out.setdefault(slugify(name), pf.entity.slug)
-    for pf in files:  # a page's own slug always wins over another page's alias
-        if pf.entity is not None:
-            out[pf.entity.slug] = pf.entity.slug
+    for page in pages:
+        for name in (page.name, *page.aliases):
+            out.setdefault(slugify(name), page.slug)
+    for page in pages:  # a page's own slug always wins over another page's alias
+        out[page.slug] = page.slug
     return out
 
 
 def declared_entities(files: Iterable[ParsedFile]) -> dict[str, EntityInfo]:
     """Entities declared by bank pages and explicit ``@mentions``, by slug."""
     files = list(files)
-    aliases = alias_slugs(files)
+    return declare(
+        [(pf.path, pf.entity) for pf in files if pf.entity is not None],
+        (name for pf in files for block in pf.blocks for name in block.mentions),
+    )
+
+
+def declare(pages: list[tuple[str, EntityPage]], surfaces: Iterable[str]) -> dict[str, EntityInfo]:
+    """Entities from bank pages ((path, page), in file order) and explicit ``@mention``
+    names (in file order), by slug."""
+    aliases = page_aliases(page for _, page in pages)
     entities: dict[str, EntityInfo] = {}
-    surfaces: dict[str, Counter[str]] = defaultdict(Counter)
-    for pf in files:
-        if pf.entity is not None:
-            page = pf.entity
-            info = entities.setdefault(page.slug, EntityInfo(page.slug, page.name))
-            info.name, info.kind, info.page, info.declared = page.name, page.kind, pf.path, True
-            info.aliases = tuple(dict.fromkeys((*info.aliases, *page.aliases)))
-        for block in pf.blocks:
-            for name in block.mentions:
-                slug = slugify(name)
-                surfaces[aliases.get(slug, slug)][name] += 1
-    for slug, counter in surfaces.items():
+    spellings: dict[str, Counter[str]] = defaultdict(Counter)
+    for path, page in pages:
+        info = entities.setdefault(page.slug, EntityInfo(page.slug, page.name))
+        info.name, info.kind, info.page, info.declared = page.name, page.kind, path, True
+        info.aliases = tuple(dict.fromkeys((*info.aliases, *page.aliases)))
+    for name in surfaces:
+        slug = slugify(name)
+        spellings[aliases.get(slug, slug)][name] += 1
+    for slug, counter in spellings.items():
         if slug in entities:
             extra = [s for s in counter if s.lower() != entities[slug].name.lower() and s != slug]
             entities[slug].aliases = tuple(dict.fromkeys((*entities[slug].aliases, *extra)))
@@ -139,9 +147,60 @@ def declared_entities(files: Iterable[ParsedFile]) -> dict[str, EntityInfo]:
         # The most frequent spelling names it; "The-Castle" reads as "The Castle".
         best = max(sorted(counter), key=lambda s: counter[s])
         name = best.replace("-", " ") if "-" in best and best[:1].isupper() else best
-        spellings = tuple(s for s in sorted(counter) if s != name)
-        entities[slug] = EntityInfo(slug, name, aliases=spellings, declared=True)
+        others = tuple(s for s in sorted(counter) if s != name)
+        entities[slug] = EntityInfo(slug, name, aliases=others, declared=True)
     return entities
+
+
+@dataclass(frozen=True)
+class FactRef:
+    """A typed bullet (fact or opinion) as the cross-file passes see it."""
+
+    path: str
+    role: str
+    day: date | None
+    block: Block
+    slugs: frozenset[str]
+    #: Validity as the text states it, before any supersession closes it.
+    valid_from: date | None
+    valid_to: date | None
+
+    @property
+    def table(self) -> str:
+        return _table(self.block)
+
+
+@dataclass
+class FileRows:
+    """One file compiled on its own: every row that depends only on the file and the
+    entity table, plus what the cross-file passes need from it."""
+
+    path: str
+    role: str
+    day: date | None
+    nodes: dict[str, list[dict[str, object]]]
+    rels: dict[tuple[str, str, str], list[dict[str, object]]]
+    seed_text: dict[str, str]
+    #: Typed bullets, in file order.
+    facts: list[FactRef]
+    #: Passages (id, entity slugs), in reading order: what EVIDENCE links point at.
+    passages: list[tuple[str, frozenset[str]]]
+    #: Entity slug -> blocks of this file that mention it.
+    mentions: Counter[str]
+
+
+@dataclass
+class CrossLinks:
+    """What the cross-file passes derive from every typed bullet of the workspace."""
+
+    supersessions: list[Supersession]
+    #: Fact id -> the end of validity a newer fact imposes (earlier than the stated one).
+    closed: dict[str, date]
+    links: list[Link]
+    #: Opinion id -> its evolved columns (confidence, superseded, last_updated, history).
+    opinions: dict[str, dict[str, object]]
+    #: (newer, older, day) between opinions.
+    opinion_supersedes: list[tuple[str, str, date | None]]
 
 
 def compile_graph(
@@ -155,83 +214,141 @@ def compile_graph(
     `entities` are the known entities (declared ones plus promoted NER names); mentions of
     any other slug are dropped, except explicit ``@mentions``, which always declare.
     """
+    return compile_workspace(files, sources, extras, entities)[0]
+
+
+def compile_workspace(
+    files: Iterable[ParsedFile],
+    sources: Mapping[str, SourceInfo],
+    extras: Mapping[str, BlockExtras] | None = None,
+    entities: dict[str, EntityInfo] | None = None,
+) -> tuple[GraphData, list[FileRows], CrossLinks]:
+    """:func:`compile_graph`, also returning each file's rows and the cross-file links
+    (what an incremental index keeps to redo only the part an edit touches)."""
     files = list(files)
     extras = extras or {}
     known = entities if entities is not None else declared_entities(files)
-    # Fresh counters: the caller's entity table is not mutated.
-    entities = {slug: replace(e, days=[], mentions=0) for slug, e in known.items()}
     aliases = alias_slugs(files)
+    per_file = [compile_file(pf, sources.get(pf.path), extras, known, aliases) for pf in files]
     data = GraphData()
-    passages_by_file: dict[str, list[tuple[Block, set[str]]]] = defaultdict(list)
-    facts: list[tuple[ParsedFile, Block, set[str]]] = []
+    for fr in per_file:
+        for table, rows in fr.nodes.items():
+            data.nodes[table].extend(rows)
+        for key, rels in fr.rels.items():
+            data.rels[key].extend(rels)
+        data.seed_text.update(fr.seed_text)
+    facts = [ref for fr in per_file for ref in fr.facts]
+    passages = {fr.path: fr.passages for fr in per_file}
+    for ref in facts:
+        for passage, how in fact_evidence(ref, passages):
+            data.add_rel("EVIDENCE", (ref.table, ref.block.id), ("Passage", passage), how=how)
+    cross = cross_links(facts, known, aliases)
+    _apply_cross(data, cross, facts)
+    data.nodes["Entity"] = entity_rows(known, ((fr.day, fr.mentions) for fr in per_file))
+    return data, per_file, cross
 
-    for pf in files:
-        info = sources.get(pf.path)
-        data.nodes["Source"].append(
-            {
-                "path": pf.path,
-                "role": pf.role,
-                "day": pf.day,
-                "content_hash": info.content_hash if info else None,
-                "size": info.size if info else None,
-                "blocks": len(pf.blocks),
-            }
-        )
-        if pf.entity is not None:
-            data.add_rel("IN", ("Entity", pf.entity.slug), ("Source", pf.path))
-        for block in pf.blocks:
-            table = _table(block)
-            extra = extras.get(block.id, BlockExtras())
-            slugs = _block_mentions(block, aliases, extra, entities, data, table)
-            for slug in slugs:
-                ent = entities[slug]
-                ent.mentions += 1
-                if pf.day:
-                    ent.days.append(pf.day)
-            data.nodes[table].append(_node_row(pf, block, extra))
-            data.seed_text[block.id] = _seed_text(block, entities)
-            data.add_rel("IN", (table, block.id), ("Source", pf.path))
-            if block.kind == "opinion":
-                for slug in slugs:
-                    data.add_rel("ABOUT", ("Opinion", block.id), ("Entity", slug))
-            if block.is_passage:
-                previous = passages_by_file[pf.path]
-                if previous:
-                    data.add_rel("NEXT", ("Passage", previous[-1][0].id), ("Passage", block.id))
-                previous.append((block, slugs))
-            else:
-                facts.append((pf, block, slugs))
 
-    _evidence(data, facts, passages_by_file)
-    changes = _supersede(data, facts, entities, aliases)
-    _evolve_opinions(data, facts, changes, aliases)
-    for ent in entities.values():
-        if not ent.declared and ent.mentions == 0:
-            continue  # garbage-collect: an undeclared name nobody mentions any more
-        data.nodes["Entity"].append(
-            {
-                "slug": ent.slug,
-                "name": ent.name,
-                "kind": ent.kind,
-                "aliases": list(ent.aliases),
-                "declared": ent.declared,
-                "page": ent.page,
-                "mentions": ent.mentions,
-                "first_seen": min(ent.days) if ent.days else None,
-                "last_seen": max(ent.days) if ent.days else None,
-            }
-        )
-    return data
+def compile_file(
+    pf: ParsedFile,
+    info: SourceInfo | None,
+    extras: Mapping[str, BlockExtras],
+    entities: Mapping[str, EntityInfo],
+    aliases: Mapping[str, str],
+) -> FileRows:
+    """The rows of one file that depend on nothing but it and the entity table."""
+    out = FileRows(
+        pf.path, pf.role, pf.day, {t: [] for t in ("Source", "Fact", "Opinion", "Passage")},
+        defaultdict(list), {}, [], [], Counter(),
+    )  # fmt: skip
+
+    def rel(name: str, src: tuple[str, str], dst: tuple[str, str], **props: object) -> None:
+        out.rels[(name, src[0], dst[0])].append({"from": src[1], "to": dst[1], **props})
+
+    out.nodes["Source"].append(
+        {
+            "path": pf.path,
+            "role": pf.role,
+            "day": pf.day,
+            "content_hash": info.content_hash if info else None,
+            "size": info.size if info else None,
+            "blocks": len(pf.blocks),
+        }
+    )
+    if pf.entity is not None:
+        rel("IN", ("Entity", pf.entity.slug), ("Source", pf.path))
+    previous: str | None = None
+    for block in pf.blocks:
+        table = _table(block)
+        extra = extras.get(block.id, BlockExtras())
+        found = _block_mentions(block, aliases, extra, entities)
+        for slug, how in found.items():
+            rel("MENTIONS", (table, block.id), ("Entity", slug), how=how)
+        slugs = frozenset(found)
+        out.mentions.update(slugs)
+        row = _node_row(pf.path, pf.day, block, extra)
+        out.nodes[table].append(row)
+        out.seed_text[block.id] = _seed_text(block, entities)
+        rel("IN", (table, block.id), ("Source", pf.path))
+        if block.kind == "opinion":
+            for slug in found:
+                rel("ABOUT", ("Opinion", block.id), ("Entity", slug))
+        if block.is_passage:
+            if previous is not None:
+                rel("NEXT", ("Passage", previous), ("Passage", block.id))
+            previous = block.id
+            out.passages.append((block.id, slugs))
+        else:
+            valid_from = row.get("valid_from") if table == "Fact" else pf.day
+            valid_to = row.get("valid_to") if table == "Fact" else None
+            out.facts.append(
+                FactRef(pf.path, pf.role, pf.day, block, slugs, valid_from, valid_to)  # type: ignore[arg-type]
+            )
+    return out
+
+
+def entity_rows(
+    entities: Mapping[str, EntityInfo],
+    mentions: Iterable[tuple[date | None, Mapping[str, int]]],
+) -> list[dict[str, object]]:
+    """Entity rows from the entity table and each file's (day, mentions per slug).
+
+    An undeclared name that nothing mentions any more is left out (garbage-collected).
+    """
+    count: Counter[str] = Counter()
+    first: dict[str, date] = {}
+    last: dict[str, date] = {}
+    for day, per_slug in mentions:
+        for slug, n in per_slug.items():
+            if slug not in entities:
+                continue
+            count[slug] += n
+            if day is not None and n:
+                first[slug] = min(first.get(slug, day), day)
+                last[slug] = max(last.get(slug, day), day)
+    return [
+        {
+            "slug": ent.slug,
+            "name": ent.name,
+            "kind": ent.kind,
+            "aliases": list(ent.aliases),
+            "declared": ent.declared,
+            "page": ent.page,
+            "mentions": count[slug],
+            "first_seen": first.get(slug),
+            "last_seen": last.get(slug),
+        }
+        for slug, ent in entities.items()
+        if ent.declared or count[slug]
+    ]
 
 
 def _block_mentions(
     block: Block,
     aliases: Mapping[str, str],
     extra: BlockExtras,
-    entities: dict[str, EntityInfo],
-    data: GraphData,
-    table: str,
-) -> set[str]:
+    entities: Mapping[str, EntityInfo],
+) -> dict[str, str]:
+    """Entity slug -> how the block mentions it (explicit, gazetteer, speaker, ner)."""
     found: dict[str, str] = {}
     for name in block.mentions:
         slug = slugify(name)
@@ -239,9 +356,7 @@ def _block_mentions(
     for m in extra.mentions:
         if m.slug in entities:
             found.setdefault(m.slug, m.source)
-    for slug, how in found.items():
-        data.add_rel("MENTIONS", (table, block.id), ("Entity", slug), how=how)
-    return set(found)
+    return found
 
 
 def _seed_text(block: Block, entities: Mapping[str, EntityInfo]) -> str:
@@ -257,11 +372,11 @@ def _seed_text(block: Block, entities: Mapping[str, EntityInfo]) -> str:
     return f"{', '.join(names)}: {block.text}" if names else block.text
 
 
-def _node_row(pf: ParsedFile, block: Block, extra: BlockExtras) -> dict[str, object]:
+def _node_row(path: str, day: date | None, block: Block, extra: BlockExtras) -> dict[str, object]:
     common = {
         "id": block.id,
-        "day": pf.day,
-        "path": pf.path,
+        "day": day,
+        "path": path,
         "line_start": block.line_start,
         "line_end": block.line_end,
         "origin": block.origin,
@@ -273,13 +388,13 @@ def _node_row(pf: ParsedFile, block: Block, extra: BlockExtras) -> dict[str, obj
             "statement": block.text,
             "confidence": block.confidence,
             "stated_confidence": block.confidence,
-            "last_updated": pf.day,
+            "last_updated": day,
             "superseded": False,
         }
     row: dict[str, object] = {
         **common,
         "text": block.text,
-        "valid_from": extra.valid_from or pf.day,
+        "valid_from": extra.valid_from or day,
         "valid_to": extra.valid_to,
     }
     if block.is_passage:
@@ -289,94 +404,86 @@ def _node_row(pf: ParsedFile, block: Block, extra: BlockExtras) -> dict[str, obj
     return row
 
 
-def _supersede(
-    data: GraphData,
-    facts: list[tuple[ParsedFile, Block, set[str]]],
+def bullet_row(ref: FactRef, cross: CrossLinks) -> dict[str, object]:
+    """The finished row of a typed bullet: as compiled, then closed or evolved by `cross`."""
+    row = _node_row(
+        ref.path, ref.day, ref.block, BlockExtras(valid_from=ref.valid_from, valid_to=ref.valid_to)
+    )
+    if ref.table == "Fact":
+        row["valid_to"] = cross.closed.get(ref.block.id, ref.valid_to)
+    else:
+        row.update(cross.opinions.get(ref.block.id, {}))
+    return row
+
+
+def fact_evidence(
+    ref: FactRef, passages: Mapping[str, list[tuple[str, frozenset[str]]]]
+) -> list[tuple[str, str]]:
+    """A bullet's EVIDENCE links as (passage id, how): passages of files it cites, then
+    same-day passages that share one of its entities (the narrative the bullet distils)."""
+    out: list[tuple[str, str]] = []
+    linked: set[str] = set()
+    for path in cited_files(ref):
+        for passage, p_slugs in passages.get(path, []):
+            if (not ref.slugs or ref.slugs & p_slugs) and passage not in linked:
+                out.append((passage, "cites"))
+                linked.add(passage)
+    if ref.role != "daily" or not ref.slugs:
+        return out
+    same_day = [p for p, p_slugs in passages.get(ref.path, []) if ref.slugs & p_slugs]
+    for passage in same_day[:EVIDENCE_PER_FACT]:
+        if passage not in linked:
+            out.append((passage, "same-day"))
+            linked.add(passage)
+    return out
+
+
+def cited_files(ref: FactRef) -> list[str]:
+    """The daily logs a bullet cites (``memory/2025-11-27.md``), in the order written."""
+    return [f"memory/{cited}" for cited in _CITE.findall(ref.block.text)]
+
+
+def cross_links(
+    facts: list[FactRef],
     entities: Mapping[str, EntityInfo],
     aliases: Mapping[str, str],
-) -> list[Supersession]:
-    """SUPERSEDES edges between world facts, and the older fact's validity closed."""
-    rows = {str(r["id"]): r for r in data.nodes["Fact"]}
-    inputs = [
-        FactIn(
-            id=block.id,
-            text=block.text,
-            day=pf.day,
-            valid_from=rows[block.id]["valid_from"],  # type: ignore[arg-type]
-            entities=tuple(_ordered_slugs(block, slugs, aliases)),
-            kind=block.kind,
-        )
-        for pf, block, slugs in facts
-        if block.kind in SUPERSEDE_KINDS and block.id in rows
-    ]
-    surfaces: dict[str, str] = {}
-    for ent in entities.values():
-        for name in (ent.name, *ent.aliases):
-            surfaces.setdefault(name.casefold(), ent.slug)
-    changes = find_supersessions(inputs, surfaces)
-    for change in changes:
-        data.add_rel(
-            "SUPERSEDES",
-            ("Fact", change.newer),
-            ("Fact", change.older),
-            day=change.day,
-            cue=change.cue,
-        )
-        older = rows[change.older]
-        end = older.get("valid_to")
-        if end is None or end > change.day:  # type: ignore[operator]
-            older["valid_to"] = change.day
-    return changes
+    *,
+    supersessions: list[Supersession] | None = None,
+    opinions_of: set[str] | None = None,
+) -> CrossLinks:
+    """Supersession between world facts, then opinion evolution (graphmem.opinions).
 
-
-def _evolve_opinions(
-    data: GraphData,
-    facts: list[tuple[ParsedFile, Block, set[str]]],
-    changes: list[Supersession],
-    aliases: Mapping[str, str],
-) -> None:
-    """SUPPORTS / CONTRADICTS edges into opinions, their confidence moved along them, the
-    history of each move, and SUPERSEDES between opinions (see graphmem.opinions)."""
-    rows = {str(r["id"]): r for r in data.nodes["Opinion"]}
-
-    # The rules compare what a bullet is about: its explicit @mentions (through aliases) when
-    # it has any. Names found in its text are what it talks about ("off Docker"): the rules
-    # must see those as words, not as its subject.
-    def about(block: Block, slugs: set[str]) -> tuple[str, ...]:
-        explicit = [aliases.get(slugify(n), slugify(n)) for n in block.mentions]
-        kept = tuple(dict.fromkeys(s for s in explicit if s in slugs))
-        return kept or tuple(sorted(slugs))
-
-    opinions = [
-        OpinionIn(block.id, block.text, pf.day, block.confidence, about(block, slugs))
-        for pf, block, slugs in facts
-        if block.kind == "opinion"
-    ]
-    evidence = [
-        EvidenceIn(block.id, block.kind, block.text, pf.day, about(block, slugs))
-        for pf, block, slugs in facts
-        if block.kind != "opinion"
-    ]
-    tables = {block.id: _table(block) for _, block, _ in facts}
-    links, states = evaluate(opinions, evidence, supersessions=changes)
-    for link in links:
-        rel = "SUPPORTS" if link.relation == "supports" else "CONTRADICTS"
-        data.add_rel(
-            rel,
-            (tables[link.evidence], link.evidence),
-            ("Opinion", link.opinion),
-            weight=link.weight,
-            day=link.day,
-            reason=link.reason,
-        )
+    `supersessions` skips finding them again. `opinions_of` limits evolution to the
+    opinions that mention one of those slugs (plus what bears on them): the rest keep what
+    a previous run found, which the caller merges (see graphmem.delta).
+    """
+    if supersessions is None:
+        supersessions = find_fact_supersessions(facts, entities, aliases)
+    closed: dict[str, date] = {}
+    for change in supersessions:
+        end = closed.get(change.older)
+        if end is None or end > change.day:
+            closed[change.older] = change.day
+    base = {ref.block.id: ref.valid_to for ref in facts}
+    closed = {
+        fid: day
+        for fid, day in closed.items()
+        if base.get(fid) is None or base[fid] > day  # type: ignore[operator]
+    }
+    links, states, days = _evolve_opinions(facts, supersessions, aliases, opinions_of)
+    opinions: dict[str, dict[str, object]] = {}
+    supersedes: list[tuple[str, str, date | None]] = []
     for opinion_id, state in states.items():
-        row = rows[opinion_id]
-        row["confidence"] = state.confidence
-        row["superseded"] = state.superseded_by is not None
+        cols: dict[str, object] = {
+            "confidence": state.confidence,
+            "superseded": state.superseded_by is not None,
+            "last_updated": days[opinion_id],
+            "history": None,
+        }
         if state.history:
-            days = [m.day for m in state.history if m.day is not None]
-            row["last_updated"] = max(days) if days else row["last_updated"]
-            row["history"] = json.dumps(
+            moved = [m.day for m in state.history if m.day is not None]
+            cols["last_updated"] = max(moved) if moved else days[opinion_id]
+            cols["history"] = json.dumps(
                 [
                     {
                         "day": m.day.isoformat() if m.day else None,
@@ -390,44 +497,140 @@ def _evolve_opinions(
                 ],
                 ensure_ascii=False,
             )
+        opinions[opinion_id] = cols
         if state.superseded_by is not None:
-            newer = rows[state.superseded_by]
-            data.add_rel(
-                "SUPERSEDES",
-                ("Opinion", state.superseded_by),
-                ("Opinion", opinion_id),
-                day=newer["day"],
-                cue="opinion contradicted by a newer opinion",
-            )
+            supersedes.append((state.superseded_by, opinion_id, days[state.superseded_by]))
+    return CrossLinks(supersessions, closed, links, opinions, supersedes)
 
 
-def _ordered_slugs(block: Block, slugs: set[str], aliases: Mapping[str, str]) -> list[str]:
+def cross_rels(
+    cross: CrossLinks, tables: Mapping[str, str]
+) -> dict[tuple[str, str, str], list[dict[str, object]]]:
+    """The relationships of `cross`: SUPERSEDES, SUPPORTS, CONTRADICTS.
+
+    `tables` maps a bullet id to its table (Fact or Opinion)."""
+    out: dict[tuple[str, str, str], list[dict[str, object]]] = defaultdict(list)
+    for change in cross.supersessions:
+        out[("SUPERSEDES", "Fact", "Fact")].append(
+            {"from": change.newer, "to": change.older, "day": change.day, "cue": change.cue}
+        )
+    for link in cross.links:
+        rel = "SUPPORTS" if link.relation == "supports" else "CONTRADICTS"
+        out[(rel, tables[link.evidence], "Opinion")].append(
+            {
+                "from": link.evidence,
+                "to": link.opinion,
+                "weight": link.weight,
+                "day": link.day,
+                "reason": link.reason,
+            }
+        )
+    for newer, older, day in cross.opinion_supersedes:
+        out[("SUPERSEDES", "Opinion", "Opinion")].append(
+            {"from": newer, "to": older, "day": day, "cue": OPINION_SUPERSEDED}
+        )
+    return out
+
+
+OPINION_SUPERSEDED = "opinion contradicted by a newer opinion"
+
+
+def _apply_cross(data: GraphData, cross: CrossLinks, facts: list[FactRef]) -> None:
+    """Close superseded facts, evolve opinions and add the cross-file relationships."""
+    for row in data.nodes["Fact"]:
+        closed = cross.closed.get(str(row["id"]))
+        if closed is not None:
+            row["valid_to"] = closed
+    for row in data.nodes["Opinion"]:
+        row.update(cross.opinions.get(str(row["id"]), {}))
+    tables = {ref.block.id: ref.table for ref in facts}
+    for key, rows in cross_rels(cross, tables).items():
+        data.rels[key].extend(rows)
+
+
+def find_fact_supersessions(
+    facts: list[FactRef], entities: Mapping[str, EntityInfo], aliases: Mapping[str, str]
+) -> list[Supersession]:
+    """SUPERSEDES between world facts (graphmem.supersede)."""
+    inputs = [
+        FactIn(
+            id=ref.block.id,
+            text=ref.block.text,
+            day=ref.day,
+            valid_from=ref.valid_from,
+            entities=tuple(_ordered_slugs(ref.block, ref.slugs, aliases)),
+            kind=ref.block.kind,
+        )
+        for ref in facts
+        if ref.block.kind in SUPERSEDE_KINDS
+    ]
+    surfaces: dict[str, str] = {}
+    for ent in entities.values():
+        for name in (ent.name, *ent.aliases):
+            surfaces.setdefault(name.casefold(), ent.slug)
+    return find_supersessions(inputs, surfaces)
+
+
+def _evolve_opinions(
+    facts: list[FactRef],
+    changes: list[Supersession],
+    aliases: Mapping[str, str],
+    opinions_of: set[str] | None,
+) -> tuple[list[Link], dict[str, OpinionState], dict[str, date | None]]:
+    """SUPPORTS / CONTRADICTS links into opinions, their confidence moved along them, and
+    each opinion's day (see graphmem.opinions)."""
+
+    # The rules compare what a bullet is about: its explicit @mentions (through aliases) when
+    # it has any. Names found in its text are what it talks about ("off Docker"): the rules
+    # must see those as words, not as its subject.
+    def about(ref: FactRef) -> tuple[str, ...]:
+        explicit = [aliases.get(slugify(n), slugify(n)) for n in ref.block.mentions]
+        kept = tuple(dict.fromkeys(s for s in explicit if s in ref.slugs))
+        return kept or tuple(sorted(ref.slugs))
+
+    opinions = [
+        OpinionIn(ref.block.id, ref.block.text, ref.day, ref.block.confidence, about(ref))
+        for ref in facts
+        if ref.block.kind == "opinion"
+    ]
+    evidence = [
+        EvidenceIn(ref.block.id, ref.block.kind, ref.block.text, ref.day, about(ref))
+        for ref in facts
+        if ref.block.kind != "opinion"
+    ]
+    days = {ref.block.id: ref.day for ref in facts if ref.block.kind == "opinion"}
+    if opinions_of is None:
+        links, states = evaluate(opinions, evidence, supersessions=changes)
+        return links, states, days
+    # Only the opinions about `opinions_of`, with everything that can bear on them: items
+    # sharing one of their entities, and items whose words on the same day would be merged
+    # with one of those (evaluate keeps the first of such twins).
+    wanted = {o.id for o in opinions if opinions_of.intersection(o.entities) or not o.entities}
+    related = {e for o in opinions if o.id in wanted for e in o.entities}
+    items: list[OpinionIn | EvidenceIn] = [*opinions, *evidence]
+    near = [i for i in items if related.intersection(i.entities)]
+    near_days = {i.day for i in near}
+    keys = {_twin_key(i) for i in near}
+
+    def keep(item: OpinionIn | EvidenceIn) -> bool:
+        if related.intersection(item.entities) or item.id in wanted:
+            return True
+        return item.day in near_days and _twin_key(item) in keys
+
+    keep_o = [o for o in opinions if keep(o)]
+    keep_e = [e for e in evidence if keep(e)]
+    links, states = evaluate(keep_o, keep_e, supersessions=changes)
+    links = [lk for lk in links if lk.opinion in wanted]
+    return links, {k: v for k, v in states.items() if k in wanted}, days
+
+
+def _twin_key(item: OpinionIn | EvidenceIn) -> tuple[date | None, str]:
+    """What graphmem.opinions.evaluate merges on: the same words on the same day."""
+    text = item.statement if isinstance(item, OpinionIn) else item.text
+    return item.day, normalize_text(text)
+
+
+def _ordered_slugs(block: Block, slugs: frozenset[str], aliases: Mapping[str, str]) -> list[str]:
     """The block's entities, explicit @mentions first in the order written."""
     first = [aliases.get(slugify(name), slugify(name)) for name in block.mentions]
     return list(dict.fromkeys([s for s in first if s in slugs] + sorted(slugs)))
-
-
-def _evidence(
-    data: GraphData,
-    facts: list[tuple[ParsedFile, Block, set[str]]],
-    passages_by_file: Mapping[str, list[tuple[Block, set[str]]]],
-) -> None:
-    """EVIDENCE edges: a bullet -> passages of files it cites, and same-day passages
-    that share one of its entities (the narrative the bullet distils)."""
-    for pf, block, slugs in facts:
-        table = _table(block)
-        linked: set[str] = set()
-        for cited in _CITE.findall(block.text):
-            for passage, p_slugs in passages_by_file.get(f"memory/{cited}", []):
-                if (not slugs or slugs & p_slugs) and passage.id not in linked:
-                    data.add_rel(
-                        "EVIDENCE", (table, block.id), ("Passage", passage.id), how="cites"
-                    )
-                    linked.add(passage.id)
-        if pf.role != "daily" or not slugs:
-            continue
-        same_day = [p for p, p_slugs in passages_by_file.get(pf.path, []) if slugs & p_slugs]
-        for passage in same_day[:EVIDENCE_PER_FACT]:
-            if passage.id not in linked:
-                data.add_rel("EVIDENCE", (table, block.id), ("Passage", passage.id), how="same-day")
-                linked.add(passage.id)

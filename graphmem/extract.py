@@ -13,12 +13,12 @@ import hashlib
 import json
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 
-from graphmem.blocks import Block, ParsedFile
+from graphmem.blocks import Block, EntityPage, ParsedFile
 from graphmem.cache import FileCache, code_version
-from graphmem.compile import BlockExtras, EntityInfo, alias_slugs, declared_entities
+from graphmem.compile import BlockExtras, EntityInfo, declare, page_aliases
 from graphmem.entities import (
     Gazetteer,
     KnownEntity,
@@ -45,6 +45,8 @@ class Extraction:
 
     extras: dict[str, BlockExtras]
     entities: dict[str, EntityInfo]
+    #: Each file's contribution to the entity table, in file order.
+    inputs: list[FileEntities] = field(default_factory=list)
     notices: tuple[str, ...] = ()
     #: Seconds spent in spaCy NER (loading the pipeline included).
     ner_seconds: float = 0.0
@@ -189,30 +191,99 @@ class Extractor:
         return {bid: [_mention(r) for r in rows] for bid, rows in cached.items()}
 
 
+@dataclass(frozen=True)
+class FileEntities:
+    """What one file contributes to the workspace's entity table (kept per file, so an
+    incremental index can recompute the table from the files it did not re-read)."""
+
+    path: str
+    page: EntityPage | None = None
+    #: Explicit ``@mention`` names as written, in order.
+    surfaces: tuple[str, ...] = ()
+    #: Chat speakers (slug, name as written), first line of each.
+    speakers: tuple[tuple[str, str], ...] = ()
+    #: NER names that look like names (slug, surface, label), in order.
+    ner: tuple[tuple[str, str, str | None], ...] = ()
+
+
+def file_entities(pf: ParsedFile, ner: dict[str, list[Mention]]) -> FileEntities:
+    """The entity names one parsed file declares, speaks or (per NER) mentions."""
+    spoken: dict[str, str] = {}
+    for block in pf.blocks:
+        for m in speakers(block.text):
+            slug = slugify(m.surface)
+            if slug:
+                spoken.setdefault(slug, m.surface)
+    return FileEntities(
+        path=pf.path,
+        page=pf.entity,
+        surfaces=tuple(name for block in pf.blocks for name in block.mentions),
+        speakers=tuple(spoken.items()),
+        ner=tuple(
+            (m.slug, m.surface, m.label)
+            for block in pf.blocks
+            for m in ner.get(block.id, ())
+            if _plausible_name(m.surface)
+        ),
+    )
+
+
+def entity_table(inputs: Sequence[FileEntities]) -> dict[str, EntityInfo]:
+    """The workspace's entities: bank pages, explicit ``@mentions``, chat speakers, and NER
+    names seen in two independent files. `inputs` come in file order."""
+    pages = [(fe.path, fe.page) for fe in inputs if fe.page is not None]
+    entities = declare(pages, (name for fe in inputs for name in fe.surfaces))
+    gazetteer = Gazetteer.build(_known(entities))
+    spoken: dict[str, str] = {}
+    for fe in inputs:
+        for slug, surface in fe.speakers:
+            spoken.setdefault(slug, surface)
+    for slug, surface in spoken.items():
+        if slug not in entities and gazetteer.resolve(surface) is None:
+            # a speaker is named by the line, so it counts as declared
+            entities[slug] = EntityInfo(slug, surface, kind="person", declared=True)
+    gazetteer = Gazetteer.build(_known(entities))
+    # NER names nobody declared: promoted after two independent files mention them.
+    candidates = [
+        (Mention(slug, surface, 0, 0, "ner", label), fe.path)
+        for fe in inputs
+        for slug, surface, label in fe.ner
+        if gazetteer.resolve(surface) is None
+    ]
+    aliases = page_aliases(page for _, page in pages)
+    for slug, promoted in promote_ner(candidates).items():
+        if slug not in entities and slug not in aliases:
+            entities[slug] = EntityInfo(slug, promoted.name, kind=promoted.kind, declared=False)
+    return entities
+
+
 def extract(
     files: Sequence[ParsedFile], extractor: Extractor, progress: Progress | None = None
 ) -> Extraction:
     """Entities, mentions and validity for every block of `files`."""
-    entities = declared_entities(files)
-    gazetteer = Gazetteer.build(_known(entities))
-    for slug, info in speaker_entities(files).items():
-        if slug not in entities and gazetteer.resolve(info.name) is None:
-            entities[slug] = info
-    gazetteer = Gazetteer.build(_known(entities))
     ner_started = time.perf_counter()
     ner = extractor.ner_spans(files, progress)
     ner_seconds = time.perf_counter() - ner_started
-    # NER names nobody declared: promoted after two independent files mention them.
-    candidates: list[tuple[Mention, str]] = []
-    block_file = {b.id: pf.path for pf in files for b in pf.blocks}
-    for block_id, mentions in ner.items():
-        for m in mentions:
-            if _plausible_name(m.surface) and gazetteer.resolve(m.surface) is None:
-                candidates.append((m, block_file.get(block_id, "")))
-    aliases = alias_slugs(files)
-    for slug, promoted in promote_ner(candidates).items():
-        if slug not in entities and slug not in aliases:
-            entities[slug] = EntityInfo(slug, promoted.name, kind=promoted.kind, declared=False)
+    inputs = [file_entities(pf, ner) for pf in files]
+    entities = entity_table(inputs)
+    extras = block_extras(files, extractor, entities, ner, progress)
+    return Extraction(
+        extras=extras,
+        entities=entities,
+        inputs=inputs,
+        notices=tuple(extractor.notices),
+        ner_seconds=ner_seconds,
+    )
+
+
+def block_extras(
+    files: Sequence[ParsedFile],
+    extractor: Extractor,
+    entities: dict[str, EntityInfo],
+    ner: dict[str, list[Mention]],
+    progress: Progress | None = None,
+) -> dict[str, BlockExtras]:
+    """Mentions (against the entity table), validity and speaker of every block."""
     known = _known(entities)
     gazetteer = Gazetteer.build(known)
     key = _gazetteer_key(known)
@@ -234,21 +305,7 @@ def extract(
             )
     if progress:
         progress("extract", len(files), len(files))
-    return Extraction(
-        extras=extras, entities=entities, notices=tuple(extractor.notices), ner_seconds=ner_seconds
-    )
-
-
-def speaker_entities(files: Sequence[ParsedFile]) -> dict[str, EntityInfo]:
-    """Chat speakers as entities (a speaker is named by the line, so it counts as declared)."""
-    out: dict[str, EntityInfo] = {}
-    for pf in files:
-        for block in pf.blocks:
-            for m in speakers(block.text):
-                slug = slugify(m.surface)
-                if slug and slug not in out:
-                    out[slug] = EntityInfo(slug, m.surface, kind="person", declared=True)
-    return out
+    return extras
 
 
 def _plausible_name(surface: str) -> bool:
