@@ -216,6 +216,16 @@ def append_to_mid_log(workspace: Path) -> Path:
     return target
 
 
+def append_bullet_to_log(workspace: Path, name: str) -> Path:
+    """Append a Retain bullet about entity `name` to the log after the middle one: an edit
+    that changes the bullets the cross-file passes (supersession, opinions) read."""
+    logs = daily_logs(workspace)
+    target = logs[len(logs) // 2 + 1]
+    with target.open("a", encoding="utf-8") as fh:
+        fh.write(f"\n## Retain\n- W @{name}: {name} moved the benchmark notes to the wiki.\n")
+    return target
+
+
 def _month_phrase(first: date, last: date) -> str:
     """``March 2019`` when the workspace covers it, else the month in the middle."""
     if first <= date(2019, 3, 31) and last >= date(2019, 3, 1):
@@ -360,6 +370,8 @@ def child_index(argv: Sequence[str]) -> int:
                 "counts": report.counts,
                 "degraded": list(report.degraded),
                 "warnings": len(report.warnings),
+                "mode": report.mode,
+                "timings": report.timings,
             },
         },
         sys.stdout,
@@ -472,13 +484,19 @@ def bench_variant(
     noop = run_index_child(ws, variant, force=False)
     edited = append_to_mid_log(ws)
     incr = run_index_child(ws, variant, force=False)
-    print(f"{log} no-op {noop.seconds:.2f}s, incremental {incr.seconds:.2f}s", file=sys.stderr)
+    pages = entity_names(ws)
+    bullet_file = append_bullet_to_log(ws, pages[0])
+    bullet = run_index_child(ws, variant, force=False)
+    print(
+        f"{log} no-op {noop.seconds:.2f}s, incremental {incr.seconds:.2f}s "
+        f"({incr.report['mode']}), with a bullet {bullet.seconds:.2f}s ({bullet.report['mode']})",
+        file=sys.stderr,
+    )
 
     now = last_day(ws)
     questions = build_questions(ws, args.queries, seed=args.seed)
     recall, recall_cpu, recaller = measure_recall(settings, questions, now)
     fts = measure_fts(settings, questions)
-    pages = entity_names(ws)
     names = random.Random(args.seed).sample(pages, k=min(ABOUT_ENTITIES, len(pages)))
     about, about_failed = measure_about(settings, names)
     cli, cli_cpu = measure_cli(ws, variant, questions, now, args.cli_runs)
@@ -514,6 +532,12 @@ def bench_variant(
         "incremental_reindex_wall_s": round(incr.wall, 3),
         "incremental_parsed": incr.report["parsed"],
         "incremental_peak_rss_mb": incr.max_rss_mb,
+        "incremental_mode": incr.report["mode"],
+        "incremental_timings": incr.report["timings"],
+        "incremental_bullet_file": str(bullet_file.relative_to(ws)),
+        "incremental_bullet_s": round(bullet.seconds, 3),
+        "incremental_bullet_mode": bullet.report["mode"],
+        "incremental_bullet_timings": bullet.report["timings"],
         "questions": list(questions),
         "recall_ms": recall,
         "recall_cpu_ms": recall_cpu,
@@ -543,6 +567,7 @@ COLUMNS = (
     ".memory MB",
     "no-op s",
     "incr. s",
+    "incr. bullet s",
     "recall p50/p95 ms",
     "CLI recall p50/p95 ms",
     "about p50/p95 ms",
@@ -568,7 +593,8 @@ def markdown_table(rows: Iterable[dict[str, Any]]) -> str:
             f"{r['index_peak_rss_mb']:.0f}",
             f"{r['memory_dir_mb']:.1f}",
             f"{r['noop_reindex_s']:.3f}",
-            f"{r['incremental_reindex_s']:.2f}",
+            f"{r['incremental_reindex_s']:.2f} ({r['incremental_mode']})",
+            f"{r['incremental_bullet_s']:.2f} ({r['incremental_bullet_mode']})",
             _pair(r["recall_ms"]),
             _pair(r["cli_recall_ms"], 0),
             _pair(r["about_ms"]),

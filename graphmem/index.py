@@ -9,24 +9,37 @@ returns without building.
 
 from __future__ import annotations
 
+import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 from graphmem import __version__
 from graphmem.blocks import Notice, ParsedFile
 from graphmem.cache import FileCache, code_version
-from graphmem.compile import GraphData, SourceInfo, compile_graph
+from graphmem.compile import GraphData, SourceInfo, compile_workspace
 from graphmem.config import Settings
 from graphmem.db import Graph
+from graphmem.delta import (
+    IndexState,
+    NotIncremental,
+    Plan,
+    apply_delta,
+    load_state,
+    plan,
+    save_state,
+    state_of,
+)
 from graphmem.errors import WorkspaceError
 from graphmem.extract import Extractor, extract
 from graphmem.load import load_graph
 from graphmem.ontology import schema_hash
 from graphmem.parser import parse
-from graphmem.seedstage import build_seeds
-from graphmem.store import CACHE, Store
+from graphmem.seeds import SeedRow
+from graphmem.seedstage import build_seeds, seed_vectors
+from graphmem.store import CACHE, Generation, Store
 from graphmem.workspace import SourceFile, discover, read_text
 
 PIPELINE_VERSION = code_version("blocks", "parser", "workspace", "names")
@@ -61,8 +74,11 @@ class IndexReport:
     degraded: tuple[str, ...] = ()
     seconds: float = 0.0
     #: Seconds per stage: discover, parse, ner, extract (the rest of extraction), compile,
-    #: graph (bulk load), seeds (FTS + embeddings).
+    #: graph (bulk load), seeds (FTS + embeddings); for a delta: discover, parse, delta.
     timings: dict[str, float] = field(default_factory=dict)
+    #: "unchanged" (nothing to do), "delta" (the published generation copied and patched;
+    #: see graphmem.delta) or "full" (compiled and loaded from every file's cached result).
+    mode: str = "full"
 
 
 def fingerprint_of(files: list[SourceFile], settings: Settings) -> dict[str, object]:
@@ -119,13 +135,31 @@ def index_workspace(
                     warnings=tuple(Notice(**w) for w in meta.get("warnings", [])),
                     degraded=tuple(meta.get("degraded", [])),
                     seconds=time.perf_counter() - started,
+                    mode="unchanged",
                 )
+        hashes = {f.path: f.content_hash for f in files}
+        key = {k: v for k, v in fingerprint.items() if k != "files"}
+        fallback: tuple[str, ...] = ()
+        if current is not None and not force:
+            state = load_state(current, key)
+            work = plan(state, hashes) if state is not None else None
+            if state is not None and work is not None:
+                try:
+                    report = _delta(settings, store, current, state, work, files, notices,
+                                    fingerprint, progress, timings, started)  # fmt: skip
+                except NotIncremental:
+                    report = None
+                except Exception as exc:  # a bug must not cost the user their index
+                    report = None
+                    fallback = (f"incremental index failed ({exc}); rebuilt in full",)
+                if report is not None:
+                    return report
+                mark = time.perf_counter()
         cache = FileCache(settings.memory_dir / CACHE)
         try:
             parsed, reparsed, warnings = _parse_all(files, cache, settings, force, progress)
             removed = cache.retain_only(f.path for f in files)
             lap("parse")
-            hashes = {f.path: f.content_hash for f in files}
             extractor = Extractor(cache, hashes, settings.ner_model, force=force)
             extraction = extract(parsed, extractor, progress)
             cache.commit()
@@ -135,7 +169,13 @@ def index_workspace(
         timings["ner"] = round(extraction.ner_seconds, 4)
         timings["extract"] = round(timings["extract"] - extraction.ner_seconds, 4)
         sources = {f.path: SourceInfo(f.path, f.content_hash, f.size) for f in files}
-        data = compile_graph(parsed, sources, extraction.extras, extraction.entities)
+        data, per_file, cross = compile_workspace(
+            parsed, sources, extraction.extras, extraction.entities
+        )
+        state = state_of(
+            key, per_file, parsed, hashes, extraction.inputs, extraction.entities, cross,
+            data.nodes["Entity"],
+        )  # fmt: skip
         lap("compile")
         gen = store.new_generation()
         if progress:
@@ -147,10 +187,11 @@ def index_workspace(
             progress("graph", 1, 1)
         lap("graph")
         embedded, embed_notice = build_seeds(settings, data, gen.seeds, progress)
+        save_state(gen, state)
         lap("seeds")
         all_warnings = tuple(notices) + tuple(warnings)
         counts = data.counts()
-        degraded = extraction.notices + ((embed_notice,) if embed_notice else ())
+        degraded = extraction.notices + ((embed_notice,) if embed_notice else ()) + fallback
         elapsed = time.perf_counter() - started
         store.publish(
             gen,
@@ -165,6 +206,7 @@ def index_workspace(
                 "reparsed": reparsed,
                 "embedded": embedded,
                 "timings": timings,
+                "mode": "full",
             },
         )
         return IndexReport(
@@ -179,6 +221,95 @@ def index_workspace(
             seconds=elapsed,
             timings=timings,
         )
+
+
+def _delta(
+    settings: Settings,
+    store: Store,
+    current: Generation,
+    state: IndexState,
+    work: Plan,
+    files: list[SourceFile],
+    notices: list[Notice],
+    fingerprint: dict[str, object],
+    progress: Progress | None,
+    timings: dict[str, float],
+    started: float,
+) -> IndexReport:
+    """The incremental index (graphmem.delta): raises NotIncremental when it cannot apply."""
+    mark = time.perf_counter()
+    hashes = {f.path: f.content_hash for f in files}
+    todo = [f for f in files if f.path in set(work.changed)]
+    cache = FileCache(settings.memory_dir / CACHE)
+    gen: Generation | None = None
+    try:
+        parsed, reparsed, _ = _parse_all(todo, cache, settings, False, progress)
+        timings["parse"] = round(time.perf_counter() - mark, 4)
+        mark = time.perf_counter()
+        gen = store.new_generation()
+
+        def vectorize(rows: Sequence[SeedRow]) -> tuple[Any, str | None, int, str | None]:
+            if not rows:
+                return None, None, 0, None
+            return seed_vectors(settings, rows)
+
+        result = apply_delta(
+            state=state,
+            work=work,
+            parsed=parsed,
+            hashes=hashes,
+            sizes={f.path: f.size for f in files},
+            extractor=Extractor(cache, hashes, settings.ner_model),
+            previous=current,
+            gen=gen,
+            vectorize=vectorize,
+            buffer_pool_mb=settings.buffer_pool_mb,
+            timings=timings,
+        )
+        mark = time.perf_counter()
+        removed = cache.retain_only(f.path for f in files)
+        cache.commit()
+        save_state(gen, result.state)
+        timings["state"] = round(time.perf_counter() - mark, 4)
+    except BaseException:
+        if gen is not None:
+            shutil.rmtree(gen.path, ignore_errors=True)
+        raise
+    finally:
+        cache.close()
+    meta = current.meta()
+    degraded = tuple(d for d in meta.get("degraded", []) if not d.startswith("incremental"))
+    all_warnings = tuple(notices) + result.warnings
+    elapsed = time.perf_counter() - started
+    store.publish(
+        gen,
+        {
+            "fingerprint": fingerprint,
+            "version": __version__,
+            "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "counts": result.counts,
+            "warnings": [w.__dict__ for w in all_warnings],
+            "degraded": list(degraded),
+            "seconds": round(elapsed, 3),
+            "reparsed": reparsed,
+            "embedded": result.embedded,
+            "timings": timings,
+            "mode": "delta",
+        },
+    )
+    return IndexReport(
+        generation=gen.name,
+        changed=True,
+        files=len(files),
+        parsed=reparsed,
+        removed=removed,
+        counts=result.counts,
+        warnings=all_warnings,
+        degraded=degraded,
+        seconds=elapsed,
+        timings=timings,
+        mode="delta",
+    )
 
 
 def build_pool_mb(settings: Settings, data: GraphData) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
 _SPACES = re.compile(r"\s+")
@@ -20,6 +21,7 @@ def fold(text: str) -> str:
     return stripped.casefold()
 
 
+@lru_cache(maxsize=1 << 16)
 def slugify(name: str) -> str:
     """The slug of an entity name: folded, runs of non-alphanumerics become one hyphen.
 

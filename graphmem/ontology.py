@@ -56,3 +56,28 @@ def rel_columns() -> dict[str, tuple[str, ...]]:
         if m and m.group(1).upper() == "REL":
             out[m.group(2)] = tuple(p.split()[0] for p in _split(m.group(3)) if not _PAIR.match(p))
     return out
+
+
+@cache
+def primary_keys() -> dict[str, str]:
+    """Node table -> its primary key column."""
+    out: dict[str, str] = {}
+    for statement in schema_statements():
+        m = _TABLE.match(statement)
+        if m and m.group(1).upper() == "NODE":
+            for part in _split(m.group(3)):
+                if re.search(r"\bPRIMARY\s+KEY\b", part, re.I):
+                    out[m.group(2)] = part.split()[0]
+    return out
+
+
+@cache
+def rel_pairs() -> dict[str, tuple[tuple[str, str], ...]]:
+    """Relationship table -> its (from table, to table) pairs, in DDL order."""
+    out: dict[str, tuple[tuple[str, str], ...]] = {}
+    for statement in schema_statements():
+        m = _TABLE.match(statement)
+        if m and m.group(1).upper() == "REL":
+            pairs = [p.split() for p in _split(m.group(3)) if _PAIR.match(p)]
+            out[m.group(2)] = tuple((p[1].strip("`"), p[3].strip("`")) for p in pairs)
+    return out

@@ -53,46 +53,69 @@ def _plain(value: object) -> object:
 
 def write_projection(path: Path, data: GraphData) -> None:
     """Add the projection tables to the (not yet published) seed index at `path`."""
-    names = {str(e["slug"]): e["name"] for e in data.nodes["Entity"]}
     conn = connect(path)
     try:
         conn.executescript(_SCHEMA)
-        for table, columns in _COLUMNS.items():
-            conn.executemany(
-                "INSERT INTO node_rows (id, tbl, row) VALUES (?, ?, ?)",
-                (
-                    (
-                        str(node["id"]),
-                        table,
-                        json.dumps(
-                            {
-                                ("text" if c == "statement" else c): _plain(node.get(c))
-                                for c in columns
-                            },
-                            ensure_ascii=False,
-                        ),
-                    )
-                    for node in data.nodes[table]
-                ),
-            )
-        for (rel, _, _), rows in data.rels.items():
-            if rel == "MENTIONS":
-                conn.executemany(
-                    "INSERT INTO node_mentions VALUES (?, ?, ?, ?)",
-                    ((r["from"], r["to"], names.get(str(r["to"])), r.get("how")) for r in rows),
-                )
-            elif rel == "NEXT":
-                conn.executemany(
-                    "INSERT INTO next_pairs VALUES (?, ?)", ((r["from"], r["to"]) for r in rows)
-                )
-            elif rel == "EVIDENCE":
-                conn.executemany(
-                    "INSERT INTO evidence_pairs VALUES (?, ?, ?)",
-                    ((r["from"], r["to"], r.get("how")) for r in rows),
-                )
+        _insert(conn, data, {str(e["slug"]): str(e["name"]) for e in data.nodes["Entity"]})
         conn.commit()
     finally:
         conn.close()
+
+
+def patch_projection(
+    path: Path, removed: Sequence[str], data: GraphData, names: dict[str, str]
+) -> None:
+    """In the (not yet published) seed index at `path`: forget the items `removed`, then add
+    or replace the rows and relationships in `data`. `names`: entity slug -> name."""
+    conn = connect(path)
+    try:
+        for start in range(0, len(removed), _CHUNK):
+            chunk = list(removed[start : start + _CHUNK])
+            marks = ",".join("?" * len(chunk))
+            for sql in (
+                f"DELETE FROM node_rows WHERE id IN ({marks})",
+                f"DELETE FROM node_mentions WHERE id IN ({marks})",
+                f"DELETE FROM next_pairs WHERE a IN ({marks}) OR b IN ({marks})",
+                f"DELETE FROM evidence_pairs WHERE claim IN ({marks}) OR passage IN ({marks})",
+            ):
+                conn.execute(sql, chunk * sql.count("IN ("))
+        _insert(conn, data, names)
+        conn.commit()
+    finally:
+        conn.close()
+
+
+def _insert(conn: sqlite3.Connection, data: GraphData, names: dict[str, str]) -> None:
+    for table, columns in _COLUMNS.items():
+        conn.executemany(
+            "INSERT OR REPLACE INTO node_rows (id, tbl, row) VALUES (?, ?, ?)",
+            (
+                (
+                    str(node["id"]),
+                    table,
+                    json.dumps(
+                        {("text" if c == "statement" else c): _plain(node.get(c)) for c in columns},
+                        ensure_ascii=False,
+                    ),
+                )
+                for node in data.nodes[table]
+            ),
+        )
+    for (rel, _, _), rows in data.rels.items():
+        if rel == "MENTIONS":
+            conn.executemany(
+                "INSERT INTO node_mentions VALUES (?, ?, ?, ?)",
+                ((r["from"], r["to"], names.get(str(r["to"])), r.get("how")) for r in rows),
+            )
+        elif rel == "NEXT":
+            conn.executemany(
+                "INSERT INTO next_pairs VALUES (?, ?)", ((r["from"], r["to"]) for r in rows)
+            )
+        elif rel == "EVIDENCE":
+            conn.executemany(
+                "INSERT INTO evidence_pairs VALUES (?, ?, ?)",
+                ((r["from"], r["to"], r.get("how")) for r in rows),
+            )
 
 
 class Projection:

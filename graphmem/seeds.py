@@ -369,6 +369,80 @@ class SeedIndex:
         # Merge the FTS b-trees into one: fewer segments per query term.
         conn.execute("INSERT INTO seeds_fts (seeds_fts) VALUES ('optimize')")
 
+    @staticmethod
+    def patch(
+        path: str | Path,
+        remove_paths: Iterable[str],
+        rows: Sequence[SeedRow],
+        vectors: npt.ArrayLike | None = None,
+    ) -> list[str]:
+        """Replace, in the index file at `path`, every seed of the files `remove_paths` with
+        `rows` (and their `vectors`, one per row); returns the ids removed.
+
+        For an unpublished copy of an index (an incremental build): it writes in place, in
+        one transaction. The index must have been built with vectors exactly when `vectors`
+        is given.
+        """
+        conn = connect(path)
+        try:
+            meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+            backend = meta.get("backend", "none")
+            matrix = None if vectors is None else np.asarray(vectors, dtype=np.float32)
+            dim = int(meta.get("dim", "0"))
+            wanted = (len(rows), dim) if backend != "none" else None
+            given = None if matrix is None else matrix.shape
+            if rows and given != wanted:
+                raise SeedIndexError(
+                    f"{path}: built with vectors {backend!r} of dim {dim}; cannot patch it "
+                    f"with {'no vectors' if given is None else f'vectors of shape {given}'}"
+                )
+            if backend == "vec0" and not vec_available(conn):
+                raise SeedIndexError(f"{path}: sqlite-vec cannot be loaded to patch the index")
+            conn.isolation_level = None
+            conn.execute("BEGIN")
+            removed: list[str] = []
+            for source in dict.fromkeys(remove_paths):
+                found = conn.execute(
+                    "SELECT rid, id, text FROM seeds WHERE path = ?", (source,)
+                ).fetchall()
+                for rid, seed_id, text in found:
+                    conn.execute(
+                        "INSERT INTO seeds_fts (seeds_fts, rowid, text) VALUES ('delete', ?, ?)",
+                        (rid, text),
+                    )
+                    conn.execute("DELETE FROM seeds WHERE rid = ?", (rid,))
+                    if backend == "vec0":
+                        conn.execute("DELETE FROM seeds_vec WHERE rid = ?", (rid,))
+                    elif backend == "numpy":
+                        conn.execute("DELETE FROM seeds_vec_blob WHERE rid = ?", (rid,))
+                    removed.append(seed_id)
+            start = int(conn.execute("SELECT coalesce(max(rid), 0) FROM seeds").fetchone()[0]) + 1
+            for rid, row in enumerate(rows, start=start):
+                if row.kind not in KINDS:
+                    raise SeedIndexError(f"seed {row.id!r} has kind {row.kind!r}")
+                conn.execute(
+                    "INSERT INTO seeds (rid, id, kind, text, day, path) VALUES (?,?,?,?,?,?)",
+                    (rid, row.id, row.kind, row.text, row.day, row.path),
+                )
+                conn.execute("INSERT INTO seeds_fts (rowid, text) VALUES (?, ?)", (rid, row.text))
+                if matrix is not None and backend != "none":
+                    vec = matrix[rid - start].tobytes()
+                    if backend == "vec0":
+                        conn.execute(
+                            "INSERT INTO seeds_vec (rid, kind, embedding) VALUES (?,?,?)",
+                            (rid, row.kind, vec),
+                        )
+                    else:
+                        conn.execute(
+                            "INSERT INTO seeds_vec_blob (rid, embedding) VALUES (?,?)", (rid, vec)
+                        )
+            total = conn.execute("SELECT count(*) FROM seeds").fetchone()[0]
+            conn.execute("UPDATE meta SET value = ? WHERE key = 'rows'", (str(total),))
+            conn.execute("COMMIT")
+            return removed
+        finally:
+            conn.close()
+
     # -- reading
 
     @classmethod

@@ -3,8 +3,11 @@ embeddings (from the per-text cache, so unchanged text is never embedded twice).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
 
 from graphmem.compile import GraphData
 from graphmem.config import Settings
@@ -39,28 +42,38 @@ def build_seeds(
 ) -> tuple[int, str | None]:
     """Write the seed index to `target`; returns (texts embedded now, degraded notice)."""
     rows = seed_rows(data)
-    vectors = None
-    model_id = None
-    embedded = 0
-    notice: str | None = None
-    if settings.embed_model is None:
-        notice = "embeddings off (embed_model is none); recall is lexical + graph only"
-    else:
-        from graphmem.embed import EmbeddingCache, embed_cached, load_embedder
-
-        embedder, notice = load_embedder(settings.embed_model, settings.memory_dir / "models")
-        if embedder is not None:
-            with EmbeddingCache.open(settings.memory_dir / EMBED_CACHE) as cache:
-                texts = [r.text for r in rows]
-                before = len(cache)
-                if progress:
-                    progress("embed", 0, 1)
-                vectors = embed_cached(embedder, texts, cache)
-                embedded = len(cache) - before
-                cache.prune(embedder.model_id, texts)
-                if progress:
-                    progress("embed", 1, 1)
-            model_id = embedder.model_id
+    vectors, model_id, embedded, notice = seed_vectors(settings, rows, progress, prune=True)
     SeedIndex.build(target, rows, vectors, model_id=model_id).close()
     write_projection(target, data)
     return embedded, notice
+
+
+def seed_vectors(
+    settings: Settings,
+    rows: Sequence[SeedRow],
+    progress: Progress | None = None,
+    *,
+    prune: bool = False,
+) -> tuple[npt.NDArray[np.float32] | None, str | None, int, str | None]:
+    """Embeddings of `rows` through the per-text cache: (vectors or None when embeddings
+    are off, model id, texts embedded now, degraded notice). `prune` drops cached texts
+    that are not among `rows` (a full build sees every text)."""
+    if settings.embed_model is None:
+        return None, None, 0, "embeddings off (embed_model is none); recall is lexical + graph only"
+    from graphmem.embed import EmbeddingCache, embed_cached, load_embedder
+
+    embedder, notice = load_embedder(settings.embed_model, settings.memory_dir / "models")
+    if embedder is None:
+        return None, None, 0, notice
+    with EmbeddingCache.open(settings.memory_dir / EMBED_CACHE) as cache:
+        texts = [r.text for r in rows]
+        before = len(cache)
+        if progress:
+            progress("embed", 0, 1)
+        vectors = embed_cached(embedder, texts, cache)
+        embedded = len(cache) - before
+        if prune:
+            cache.prune(embedder.model_id, texts)
+        if progress:
+            progress("embed", 1, 1)
+    return vectors, embedder.model_id, embedded, notice

@@ -9,6 +9,8 @@ import pytest
 
 from graphmem.db import Graph
 from graphmem.errors import QueryError, ReadOnlyError
+from graphmem.load import add_node_statement, add_rel_statement, remove_nodes, remove_rel_statement
+from graphmem.ontology import node_columns, primary_keys, rel_columns, rel_pairs
 from graphmem.queries import catalog, load_query, parameters
 
 #: A sample value for every parameter name the query files use. A new parameter name
@@ -27,6 +29,14 @@ SAMPLE_VALUES: dict[str, object] = {
     "k": 10,
     "per_entity": 5,
     "text": "hello",
+    "valid_to": date(2025, 12, 1),
+    "confidence": 0.5,
+    "superseded": False,
+    "last_updated": date(2025, 11, 27),
+    "history": "[]",
+    "mentions": 3,
+    "first_seen": date(2025, 9, 2),
+    "last_seen": date(2025, 11, 27),
 }
 
 
@@ -100,3 +110,40 @@ def test_several_statements_in_one_string_return_the_last_result(empty_graph: Gr
         "MATCH (e:Entity) RETURN count(e); MATCH (f:Fact) RETURN count(f) AS n"
     )
     assert rows.columns == ["n"] and rows.rows == [[0]]
+
+
+@pytest.mark.parametrize("table", sorted(node_columns()))
+def test_the_incremental_node_statements_run_on_every_table(tmp_path: Path, table: str) -> None:
+    """The ontology-derived CREATE and delete of an incremental index, per node table."""
+    with Graph.create(tmp_path / "graph.kuzu", buffer_pool_mb=64) as graph:
+        key = primary_keys()[table]
+        row = {c: None for c in node_columns()[table]} | {key: "k1"}
+        graph.execute(add_node_statement(table), row)
+        assert graph.execute(f"MATCH (n:`{table}`) RETURN n.`{key}`").rows == [["k1"]]
+        remove_nodes(graph, table, key, "k1")
+        assert graph.execute(f"MATCH (n:`{table}`) RETURN count(*)").rows == [[0]]
+
+
+@pytest.mark.parametrize(
+    ("rel", "src", "dst"), [(r, a, b) for r, pairs in sorted(rel_pairs().items()) for a, b in pairs]
+)
+def test_the_incremental_rel_statements_run_on_every_pair(
+    tmp_path: Path, rel: str, src: str, dst: str
+) -> None:
+    """CREATE and DELETE of one relationship, and deleting an end removes it from counts."""
+    keys = primary_keys()
+    with Graph.create(tmp_path / "graph.kuzu", buffer_pool_mb=64) as graph:
+        for table, value in ((src, "a1"), (dst, "b1")):
+            graph.execute(
+                add_node_statement(table),
+                {c: None for c in node_columns()[table]} | {keys[table]: value},
+            )
+        props = {c: None for c in rel_columns()[rel]}
+        graph.execute(add_rel_statement(rel, src, dst), {"a": "a1", "b": "b1", **props})
+        count = f"MATCH ()-[r:`{rel}`]->() RETURN count(*)"
+        assert graph.execute(count).rows == [[1]]
+        graph.execute(remove_rel_statement(rel, src, dst), {"a": "a1", "b": "b1"})
+        assert graph.execute(count).rows == [[0]]
+        graph.execute(add_rel_statement(rel, src, dst), {"a": "a1", "b": "b1", **props})
+        remove_nodes(graph, src, keys[src], "a1")
+        assert graph.execute(count).rows == [[0]]

@@ -89,7 +89,9 @@ def wrap(owner, attr, before=None, after=None):
 
 import graphmem.cache
 import graphmem.db
+import graphmem.delta
 import graphmem.index
+import graphmem.seeds
 import graphmem.store
 
 copies = []
@@ -118,6 +120,9 @@ wrap(graphmem.cache.FileCache, "commit", before=lambda *a, **k: stop("cache-comm
 wrap(graphmem.store.Store, "new_generation", after=lambda *a, **k: stop("new-gen"))
 wrap(graphmem.db.Graph, "copy_csv", before=nth_copy)
 wrap(graphmem.index, "build_seeds", before=lambda *a, **k: stop("graph-built"))
+# The incremental path (graphmem.delta) reaches the same points its own way.
+wrap(graphmem.delta, "add_rows", before=lambda *a, **k: stop("mid-load"))
+wrap(graphmem.seeds.SeedIndex, "patch", before=lambda *a, **k: stop("graph-built"))
 publishing = []
 
 
@@ -149,8 +154,8 @@ main()
 POINTS = (
     "cache-commit",  # parsed and extracted; the cache transaction is not committed yet
     "new-gen",  # the new generation's folder exists, empty
-    "mid-load",  # graph.kuzu open for writing, two of its tables loaded
-    "graph-built",  # graph complete and closed, no seeds.sqlite yet
+    "mid-load",  # graph.kuzu open for writing: two tables loaded (full), old rows deleted (delta)
+    "graph-built",  # graph complete and closed; seeds.sqlite not built (full) or not patched
     "seeds-built",  # graph and seeds complete, no meta.json
     "meta-written",  # meta.json written, CURRENT still names the old generation
     "current-tmp",  # the new CURRENT written to a temporary file, not yet renamed

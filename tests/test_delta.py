@@ -1,0 +1,711 @@
+"""Delta indexing: a small edit updates the previous generation instead of rebuilding it, and
+the result is indistinguishable from a clean rebuild.
+
+The contract (graphmem/delta.py): :func:`index_workspace` reports ``mode`` "unchanged" (nothing
+to do), "full" (everything compiled again) or "delta" (the previous generation copied, the
+changed files' rows replaced, plus their cross-file consequences: supersession edges and
+validity, opinion confidence, history, SUPPORTS/CONTRADICTS, evidence of bullets that cite a
+changed file, entity mention counts and first/last seen). Delta applies when a handful of
+files changed and the entity table (names, aliases, kinds, declared set, bank pages) did
+not; a bank/entities page edit, a never-seen ``@Name`` or ``force=True`` index in full.
+
+Every scenario indexes a private copy of fixtures/sample, edits it, indexes again and
+compares the published generation with a clean ``force=True`` build of a copy of the edited
+workspace without ``.memory`` (tests/snapshot.py: every node, relationship, seed, FTS term,
+projection row and meta.json count and warning). Each scenario's ``check`` first proves, on
+the clean rebuild, that the edit really has the cross-file effect it is named after; the
+equality then proves the delta index got it too. Line numbers are the fixture's
+(fixtures/README.md); the edit helpers fail if a line no longer says what they expect.
+
+Deltas build on deltas, so two more tests chain them: each delta scenario edited and then
+reverted must give back the original index exactly, and a succession of edits (with a full
+build in between) must match a clean rebuild after every step. The last part of the file
+tests the snapshot helper itself.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import FIXTURES, settings_for
+from snapshot import Row, Snapshot, assert_same, diff, take
+
+from graphmem.api import current_generation, run_cypher
+from graphmem.blocks import Notice
+from graphmem.config import Settings
+from graphmem.index import IndexReport, index_workspace
+from graphmem.ontology import node_columns, rel_columns
+
+DELTA, FULL, UNCHANGED = "delta", "full", "unchanged"
+
+#: Edits a workspace in place.
+Edit = Callable[[Path], None]
+#: Asserts the scenario's effect, given the snapshot before the edit and a snapshot after it.
+Check = Callable[[Snapshot, Snapshot], None]
+
+
+# --------------------------------------------------------------------------- edits
+
+
+def append(rel: str, text: str) -> Edit:
+    """Append `text` to the file `rel`."""
+
+    def edit(root: Path) -> None:
+        with (root / rel).open("a", encoding="utf-8") as fh:
+            fh.write(text)
+
+    return edit
+
+
+def replace_in_line(rel: str, line: int, old: str, new: str) -> Edit:
+    """Replace `old` by `new` in 1-based `line` of `rel` (`new` may add lines)."""
+
+    def edit(root: Path) -> None:
+        path = root / rel
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        assert old in lines[line - 1], f"{rel} L{line} no longer holds {old!r}: {lines[line - 1]!r}"
+        lines[line - 1] = lines[line - 1].replace(old, new)
+        path.write_text("".join(lines), encoding="utf-8")
+
+    return edit
+
+
+def delete_line(rel: str, line: int, starts: str) -> Edit:
+    """Delete 1-based `line` of `rel`, which must start with `starts`."""
+
+    def edit(root: Path) -> None:
+        path = root / rel
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        assert lines[line - 1].startswith(starts), f"{rel} L{line}: {lines[line - 1]!r}"
+        del lines[line - 1]
+        path.write_text("".join(lines), encoding="utf-8")
+
+    return edit
+
+
+def delete_file(rel: str) -> Edit:
+    def edit(root: Path) -> None:
+        (root / rel).unlink()
+
+    return edit
+
+
+def create_file(rel: str, text: str) -> Edit:
+    def edit(root: Path) -> None:
+        path = root / rel
+        assert not path.exists(), f"{rel} exists already"
+        path.write_text(text, encoding="utf-8")
+
+    return edit
+
+
+def together(*edits: Edit) -> Edit:
+    def edit(root: Path) -> None:
+        for one in edits:
+            one(root)
+
+    return edit
+
+
+# --------------------------------------------------------------------------- lookups
+
+
+def fact(snap: Snapshot, path: str, line: int) -> Row:
+    return snap.one("graph:Fact", path=path, line_start=line)
+
+
+def opinion(snap: Snapshot, path: str, line: int) -> Row:
+    return snap.one("graph:Opinion", path=path, line_start=line)
+
+
+def entity(snap: Snapshot, slug: str) -> Row:
+    return snap.one("graph:Entity", slug=slug)
+
+
+def edges(
+    snap: Snapshot, rel: str, *, source: str | None = None, target: str | None = None
+) -> list[Row]:
+    """`rel` relationships from the node keyed `source` and/or to the node keyed `target`."""
+    return [
+        r
+        for r in snap.rows(f"graph:{rel}")
+        if (source is None or r["from"][1] == source) and (target is None or r["to"][1] == target)
+    ]
+
+
+def cited(snap: Snapshot, claim: str) -> set[str]:
+    """The passages the bullet `claim` cites (``memory/YYYY-MM-DD.md`` in its text)."""
+    return {r["to"][1] for r in edges(snap, "EVIDENCE", source=claim) if r["how"] == "cites"}
+
+
+def passages(snap: Snapshot, path: str) -> dict[str, Row]:
+    return {r["id"]: r for r in snap.find("graph:Passage", path=path)}
+
+
+# --------------------------------------------------------------------------- scenario checks
+
+
+def supersedes(new: tuple[str, str], older: tuple[str, int], day: date) -> Check:
+    """A new fact (path, text) supersedes the fact at (path, line), which ends on `day`."""
+
+    def check(before: Snapshot, after: Snapshot) -> None:
+        newer = after.one("graph:Fact", path=new[0], text=new[1])
+        old = fact(after, *older)
+        assert edges(after, "SUPERSEDES", source=newer["id"], target=old["id"]), (
+            f"no SUPERSEDES {new[0]} {new[1]!r} -> {older}"
+        )
+        assert old["valid_to"] == day, (old["valid_to"], day)
+
+    return check
+
+
+def inserted_mid_chain(before: Snapshot, after: Snapshot) -> None:
+    """relay.maxRetries 5 (09-09 L18) -> 6 (new, 09-30) -> 8 (10-16 L14): the new fact both
+    supersedes and is superseded, and the old 5 -> 8 edge is gone."""
+    five, eight = fact(after, "memory/2025-09-09.md", 18), fact(after, "memory/2025-10-16.md", 14)
+    six = after.one("graph:Fact", path="memory/2025-09-30.md", text="relay.maxRetries to 6")
+    assert edges(after, "SUPERSEDES", source=six["id"], target=five["id"])
+    assert edges(after, "SUPERSEDES", source=eight["id"], target=six["id"])
+    assert not edges(after, "SUPERSEDES", source=eight["id"], target=five["id"])
+    assert (five["valid_to"], six["valid_to"]) == (date(2025, 9, 30), date(2025, 10, 16))
+    assert fact(before, "memory/2025-09-09.md", 18)["valid_to"] == date(2025, 10, 16)
+
+
+def validity_reopens(before: Snapshot, after: Snapshot) -> None:
+    """Without 10-16 L14 (maxRetries 8), 09-09 L18 (maxRetries 5) is valid again."""
+    assert fact(before, "memory/2025-09-09.md", 18)["valid_to"] == date(2025, 10, 16)
+    assert fact(after, "memory/2025-09-09.md", 18)["valid_to"] is None
+
+
+def supersession_moves_to_another_file(before: Snapshot, after: Snapshot) -> None:
+    """Without memory.md L6, 11-15 L12 is what ends 09-06 L10 (Lisbon -> Porto)."""
+    lisbon = fact(after, "memory/2025-09-06.md", 10)["id"]
+    porto = fact(after, "memory/2025-11-15.md", 12)["id"]
+    assert not edges(before, "SUPERSEDES", source=porto, target=lisbon)
+    assert edges(after, "SUPERSEDES", source=porto, target=lisbon)
+
+
+def confidence_moves(path: str, line: int, relation: str) -> Check:
+    """The opinion at (path, line) gets a new `relation` edge and a different confidence."""
+
+    def check(before: Snapshot, after: Snapshot) -> None:
+        old, new = opinion(before, path, line), opinion(after, path, line)
+        assert old["confidence"] != new["confidence"], f"confidence stayed {old['confidence']}"
+        assert len(edges(after, relation, target=new["id"])) > len(
+            edges(before, relation, target=old["id"])
+        )
+        assert new["history"] and new["history"] != old["history"]
+
+    return check
+
+
+def no_longer_superseded(before: Snapshot, after: Snapshot) -> None:
+    """Without the 11-07 opinion, 09-16 L11 (phone calls) is not superseded any more and
+    keeps a different confidence (only the 11-07 fact contradicts it now)."""
+    old, new = (
+        opinion(before, "memory/2025-09-16.md", 11),
+        opinion(after, "memory/2025-09-16.md", 11),
+    )
+    assert old["superseded"] and not new["superseded"]
+    assert old["confidence"] != new["confidence"]
+    assert not edges(after, "SUPERSEDES", target=new["id"])
+
+
+def evidence_follows_the_cited_file(before: Snapshot, after: Snapshot) -> None:
+    """bank/opinions.md L5 cites memory/2025-11-07.md: its evidence now points at the edited
+    L3 passage (new text, new id) and at the inserted passage, all of them current."""
+    claim = opinion(after, "bank/opinions.md", 5)["id"]
+    now = passages(after, "memory/2025-11-07.md")
+    targets = cited(after, claim)
+    assert targets <= set(now), "evidence points at passages that no longer exist"
+    assert targets != cited(before, claim)
+    texts = " | ".join(now[t]["text"] for t in targets)
+    assert "all of them" in texts and "Peter repeated the rule" in texts, texts
+
+
+def deleted_file_consequences(before: Snapshot, after: Snapshot) -> None:
+    """Without 11-13: R2 (09-18 L13) loses its reinforcement, bank/opinions.md L7 its
+    evidence in 11-13, and SQLite its last mention."""
+    r2_before, r2_after = (
+        opinion(before, "memory/2025-09-18.md", 13),
+        opinion(after, "memory/2025-09-18.md", 13),
+    )
+    assert r2_before["confidence"] != r2_after["confidence"]
+    assert not edges(after, "SUPPORTS", target=r2_after["id"])
+    claim = opinion(after, "bank/opinions.md", 7)["id"]
+    in_file = passages(before, "memory/2025-11-13.md")
+    assert cited(before, claim) & set(in_file) and not cited(after, claim) & set(in_file)
+    assert entity(before, "sqlite")["last_seen"] == date(2025, 11, 13)
+    assert entity(after, "sqlite")["last_seen"] < date(2025, 11, 13)
+
+
+def new_file_consequences(before: Snapshot, after: Snapshot) -> None:
+    """A new 12-15 log: later last_seen, R1 (10-10 L11) moved, evidence into 12-09."""
+    for slug in ("peter", "andy", "the-castle"):
+        assert entity(after, slug)["last_seen"] == date(2025, 12, 15), slug
+        assert entity(after, slug)["mentions"] > entity(before, slug)["mentions"], slug
+    assert (
+        opinion(after, "memory/2025-10-10.md", 11)["confidence"]
+        != opinion(before, "memory/2025-10-10.md", 11)["confidence"]
+    )
+    claim = opinion(after, "memory/2025-12-15.md", 7)["id"]
+    assert cited(after, claim) and cited(after, claim) <= set(
+        passages(after, "memory/2025-12-09.md")
+    )
+
+
+def seen(slug: str, **changes: tuple[date, date]) -> Check:
+    """Entity `slug`'s first_seen/last_seen go from one date to another; mentions drop."""
+
+    def check(before: Snapshot, after: Snapshot) -> None:
+        for column, (old, new) in changes.items():
+            assert (entity(before, slug)[column], entity(after, slug)[column]) == (old, new), column
+        assert entity(after, slug)["mentions"] < entity(before, slug)["mentions"]
+
+    return check
+
+
+def aliases_changed(before: Snapshot, after: Snapshot) -> None:
+    assert "Petey" in entity(after, "peter")["aliases"]
+    assert "Petey" not in entity(before, "peter")["aliases"]
+
+
+def new_entity(before: Snapshot, after: Snapshot) -> None:
+    assert not before.find("graph:Entity", slug="zzyzx")
+    assert entity(after, "zzyzx")["mentions"] == 1
+
+
+def warnings_added(before: Snapshot, after: Snapshot) -> None:
+    """10-18 gains a clamped confidence and an unknown prefix: two warnings in meta.json."""
+    assert not before.rows("meta:warnings")
+    lines = sorted(
+        w["line"] for w in after.rows("meta:warnings") if w["path"] == "memory/2025-10-18.md"
+    )
+    assert lines == [11, 12], after.rows("meta:warnings")
+
+
+# --------------------------------------------------------------------------- scenarios
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    edit: Edit
+    mode: str
+    check: Check | None = None
+
+
+NEW_LOG = """\
+# 2025-12-15
+
+Peter and Andy spent Monday evening at the castle in Sintra playing a new board game. Peter asked for the recap in two lines, as in memory/2025-12-09.md.
+
+## Retain
+- W @Peter @Andy @The-Castle: Peter and Andy played a board game at the castle on Dec 15.
+- O(c=0.9) @Peter: Prefers concise replies on WhatsApp, two lines at most (see memory/2025-12-09.md).
+"""
+
+SCENARIOS: tuple[Scenario, ...] = (
+    Scenario(
+        "free-text-line-mid-log",
+        append(
+            "memory/2025-10-18.md",
+            "\nBy midnight Peter was asleep on the sofa at the castle; Andy turned off the lights.\n",
+        ),
+        DELTA,
+    ),
+    Scenario(
+        "new-fact-supersedes-earlier-file",
+        append(
+            "memory/2025-12-09.md",
+            "- W @Peter @Lisbon: Peter moved back to Lisbon on Dec 9, 2025.\n",
+        ),
+        DELTA,
+        supersedes(
+            ("memory/2025-12-09.md", "Peter moved back to Lisbon"),
+            ("memory/2025-11-15.md", 12),
+            date(2025, 12, 9),
+        ),
+    ),
+    Scenario(
+        "new-fact-inserted-mid-chain",
+        append(
+            "memory/2025-09-30.md",
+            "- W @warelay: Set relay.maxRetries to 6 (was 5) to ride out the SQLITE_BUSY storms.\n",
+        ),
+        DELTA,
+        inserted_mid_chain,
+    ),
+    Scenario(
+        "newer-fact-deleted-validity-reopens",
+        delete_line("memory/2025-10-16.md", 14, "- W @warelay: Set relay.maxRetries to 8"),
+        DELTA,
+        validity_reopens,
+    ),
+    Scenario(
+        "core-fact-deleted-supersession-moves",
+        delete_line("memory.md", 6, "- W @Peter @Porto: Lives in Porto"),
+        DELTA,
+        supersession_moves_to_another_file,
+    ),
+    Scenario(
+        "fact-contradicts-opinion",
+        append(
+            "memory/2025-11-20.md",
+            "- W @Andy: Andy no longer likes board games; he prefers video games now.\n",
+        ),
+        DELTA,
+        confidence_moves("memory/2025-09-16.md", 12, "CONTRADICTS"),
+    ),
+    Scenario(
+        "opinion-supports-opinion",
+        append("memory/2025-11-20.md", "- O(c=0.7) @Andy: Prefers board games to video games.\n"),
+        DELTA,
+        confidence_moves("memory/2025-09-16.md", 12, "SUPPORTS"),
+    ),
+    Scenario(
+        "newer-opinion-deleted-unsupersedes",
+        delete_line("memory/2025-11-07.md", 12, "- O(c=0.85) @Peter: Prefers voice notes"),
+        DELTA,
+        no_longer_superseded,
+    ),
+    Scenario(
+        "cited-log-edited",
+        together(
+            replace_in_line(
+                "memory/2025-11-07.md",
+                3,
+                "hates phone calls now.",
+                "hates phone calls now, all of them.",
+            ),
+            replace_in_line(
+                "memory/2025-11-07.md",
+                5,
+                'is on fire".\n',
+                'is on fire".\n\nPeter repeated the rule to Andy on the phone, which he found funny.\n',
+            ),
+        ),
+        DELTA,
+        evidence_follows_the_cited_file,
+    ),
+    Scenario("log-deleted", delete_file("memory/2025-11-13.md"), DELTA, deleted_file_consequences),
+    Scenario(
+        "log-added", create_file("memory/2025-12-15.md", NEW_LOG), DELTA, new_file_consequences
+    ),
+    Scenario(
+        "last-mention-removed",
+        replace_in_line(
+            "memory/2025-12-02.md", 3, "The connection in Lisbon was", "The connecting flight was"
+        ),
+        DELTA,
+        seen("lisbon", last_seen=(date(2025, 12, 2), date(2025, 11, 24))),
+    ),
+    Scenario(
+        "two-files-first-and-last-mention",
+        together(
+            replace_in_line("memory/2025-09-02.md", 10, "for the move to Lisbon.", "for the move."),
+            replace_in_line(
+                "memory/2025-12-02.md",
+                3,
+                "The connection in Lisbon was",
+                "The connecting flight was",
+            ),
+        ),
+        DELTA,
+        seen(
+            "lisbon",
+            first_seen=(date(2025, 9, 2), date(2025, 9, 4)),
+            last_seen=(date(2025, 12, 2), date(2025, 11, 24)),
+        ),
+    ),
+    Scenario(
+        "bullets-with-warnings",
+        append(
+            "memory/2025-10-18.md",
+            "\n## Retain\n- O(c=1.7) @Peter: Loves lazy Saturdays at the castle.\n- Q @Andy: something\n",
+        ),
+        DELTA,
+        warnings_added,
+    ),
+    Scenario(
+        "entity-page-aliases-edited",
+        replace_in_line(
+            "bank/entities/Peter.md", 2, "Aliases: Pete, P.", "Aliases: Pete, P., Petey"
+        ),
+        FULL,
+        aliases_changed,
+    ),
+    Scenario(
+        "never-seen-entity-mentioned",
+        append(
+            "memory/2025-12-12.md",
+            "- W @Peter @Zzyzx: Peter booked a desert trip to Zzyzx for next spring.\n",
+        ),
+        FULL,
+        new_entity,
+    ),
+)
+
+
+SCENARIOS_BY_NAME = {s.name: s for s in SCENARIOS}
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def clean_rebuild(workspace: Path, dest: Path) -> tuple[IndexReport, Snapshot]:
+    """Copy `workspace` without ``.memory`` to `dest`, index it from scratch, snapshot it."""
+    shutil.copytree(workspace, dest, ignore=shutil.ignore_patterns(".memory"))
+    settings = settings_for(dest)
+    report = index_workspace(settings, force=True)
+    return report, take(settings)
+
+
+def restore(root: Path) -> None:
+    """Make the workspace at `root` hold exactly fixtures/sample's files again."""
+    source = FIXTURES / "sample"
+    for path in root.rglob("*"):
+        rel = path.relative_to(root)
+        if path.is_file() and rel.parts[0] != ".memory" and not (source / rel).exists():
+            path.unlink()
+    shutil.copytree(source, root, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".memory"))
+
+
+def mode_of(report: IndexReport) -> str:
+    return str(getattr(report, "mode", "<IndexReport has no mode>"))
+
+
+def sorted_notices(notices: tuple[Notice, ...]) -> list[Notice]:
+    return sorted(notices, key=repr)
+
+
+def assert_report_matches(report: IndexReport, rebuilt: IndexReport, root: Path) -> None:
+    """What the index run at `root` reports agrees with what a clean build reports."""
+    assert report.changed
+    assert report.generation == current_generation(settings_for(root)).name
+    assert report.counts == rebuilt.counts, diff_dicts(report.counts, rebuilt.counts)
+    assert sorted_notices(report.warnings) == sorted_notices(rebuilt.warnings)
+    assert sorted(report.degraded) == sorted(rebuilt.degraded)
+
+
+def diff_dicts(left: dict[str, Any], right: dict[str, Any]) -> str:
+    keys = sorted(set(left) | set(right))
+    return ", ".join(
+        f"{k}: {left.get(k)} != {right.get(k)}" for k in keys if left.get(k) != right.get(k)
+    )
+
+
+# --------------------------------------------------------------------------- tests
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.name for s in SCENARIOS])
+def test_an_edit_indexes_like_a_clean_rebuild(
+    scenario: Scenario, sample: Path, tmp_path: Path
+) -> None:
+    settings = settings_for(sample)
+    index_workspace(settings)
+    before = take(settings)
+    scenario.edit(sample)
+
+    report = index_workspace(settings)
+    after = take(settings)
+    rebuilt_report, rebuilt = clean_rebuild(sample, tmp_path / "rebuilt")
+
+    if scenario.check:  # the scenario is what it claims to be (on the clean rebuild)
+        scenario.check(before, rebuilt)
+    assert_same(after, rebuilt, f"{scenario.name}: index after the edit vs a clean rebuild")
+    assert_report_matches(report, rebuilt_report, sample)
+    assert mode_of(report) == scenario.mode, f"{scenario.name}: expected a {scenario.mode} index"
+
+
+def test_a_delta_index_then_nothing_to_do(sample: Path) -> None:
+    settings = settings_for(sample)
+    first = index_workspace(settings)
+    assert mode_of(first) == FULL, "the first index of a workspace"
+    assert mode_of(index_workspace(settings)) == UNCHANGED, "an index with nothing edited"
+    append("memory/2025-10-18.md", "\nPeter fell asleep on the sofa at the castle.\n")(sample)
+
+    delta = index_workspace(settings)
+    assert delta.changed and mode_of(delta) == DELTA
+    again = index_workspace(settings)
+    assert not again.changed and mode_of(again) == UNCHANGED
+    assert again.generation == delta.generation
+    assert again.counts == delta.counts
+
+
+def test_a_forced_index_after_a_delta_changes_nothing(sample: Path) -> None:
+    settings = settings_for(sample)
+    index_workspace(settings)
+    SCENARIOS_BY_NAME["new-fact-inserted-mid-chain"].edit(sample)
+    delta = index_workspace(settings)
+    after_delta = take(settings)
+
+    forced = index_workspace(settings, force=True)
+    assert forced.generation != delta.generation
+    assert_same(after_delta, take(settings), "delta index vs force=True on the same workspace")
+    assert mode_of(delta) == DELTA
+    assert mode_of(forced) == FULL
+
+
+@pytest.mark.parametrize(
+    "scenario", [s for s in SCENARIOS if s.mode == DELTA], ids=lambda s: s.name
+)
+def test_reverting_an_edit_restores_the_original_index(scenario: Scenario, sample: Path) -> None:
+    """Edit, index, undo the edit, index: two deltas over the same files, and the index is
+    the one the untouched workspace had."""
+    settings = settings_for(sample)
+    index_workspace(settings)
+    original = take(settings)
+    scenario.edit(sample)
+    index_workspace(settings)
+    restore(sample)
+    report = index_workspace(settings)
+    assert_same(take(settings), original, f"{scenario.name}, edited and reverted")
+    assert mode_of(report) == DELTA
+
+
+#: Edits applied one after another to one workspace, each indexed on its own: every delta
+#: starts from what the previous index (delta, full or unchanged) left behind.
+SUCCESSION = (
+    "free-text-line-mid-log",
+    "new-fact-inserted-mid-chain",
+    "newer-opinion-deleted-unsupersedes",
+    "entity-page-aliases-edited",  # full in between: the next delta starts from a full build
+    "log-deleted",
+    "log-added",
+    "cited-log-edited",
+    "last-mention-removed",
+    "bullets-with-warnings",
+    "core-fact-deleted-supersession-moves",
+)
+
+
+def test_successive_deltas_stay_equal_to_a_clean_rebuild(sample: Path, tmp_path: Path) -> None:
+    settings = settings_for(sample)
+    index_workspace(settings)
+    for step, name in enumerate(SUCCESSION):
+        scenario = SCENARIOS_BY_NAME[name]
+        scenario.edit(sample)
+        report = index_workspace(settings)
+        _, rebuilt = clean_rebuild(sample, tmp_path / f"rebuilt-{step}")
+        assert_same(take(settings), rebuilt, f"after step {step} ({name})")
+        assert mode_of(report) == scenario.mode, f"step {step} ({name})"
+        assert mode_of(index_workspace(settings)) == UNCHANGED, f"re-index after step {step}"
+
+
+# --------------------------------------------------------------------------- the snapshot helper
+
+
+def test_snapshot_of_two_clean_rebuilds_are_equal(sample: Path, tmp_path: Path) -> None:
+    SCENARIOS_BY_NAME["cited-log-edited"].edit(sample)
+    _, one = clean_rebuild(sample, tmp_path / "one")
+    _, two = clean_rebuild(sample, tmp_path / "two")
+    assert one == two
+    assert diff(one, two) == ""
+    assert_same(one, two)
+
+
+def test_snapshot_covers_every_table(sample: Path, tmp_path: Path) -> None:
+    _, snap = clean_rebuild(sample, tmp_path / "rebuilt")
+    expected = {f"graph:{t}" for t in (*node_columns(), *rel_columns())}
+    expected |= {f"sqlite:{t}" for t in ("seeds", "seeds_fts", "meta", "sqlite_master")}
+    expected |= {
+        f"sqlite:{t}" for t in ("node_rows", "node_mentions", "next_pairs", "evidence_pairs")
+    }
+    expected |= {
+        "graph:count(*)",
+        "meta:counts",
+        "meta:warnings",
+        "meta:degraded",
+        "meta:fingerprint",
+    }
+    assert expected <= set(snap.tables)
+    empty = sorted(name for name in expected if not snap.rows(name))
+    assert empty == ["meta:warnings"], "the sample has no warnings; every other table has rows"
+    node = snap.rows("graph:Fact")[0]
+    assert not any(k.startswith("_") for k in node), node
+
+
+def test_snapshot_tells_a_one_line_difference(sample: Path, tmp_path: Path) -> None:
+    _, plain = clean_rebuild(sample, tmp_path / "plain")
+    append("memory/2025-10-18.md", "\nPeter fell asleep on the sofa at the castle.\n")(sample)
+    _, edited = clean_rebuild(sample, tmp_path / "edited")
+
+    assert plain != edited
+    assert {
+        "graph:Passage",
+        "graph:MENTIONS",
+        "graph:NEXT",
+        "graph:Entity",
+        "graph:Source",
+        "sqlite:seeds",
+        "sqlite:seeds_fts",
+        "sqlite:node_rows",
+        "sqlite:node_mentions",
+        "sqlite:next_pairs",
+        "meta:counts",
+        "meta:fingerprint",
+    } <= set(plain.differing(edited))
+    text = diff(plain, edited, ("plain", "edited"))
+    assert re.search(r"~ slug=peter: mentions: (\d+) != (\d+)", text), text
+    assert len(text.splitlines()) < 120, "the diff stays compact"
+    with pytest.raises(AssertionError, match="snapshots differ"):
+        assert_same(plain, edited)
+
+
+def _sql(settings: Settings, statement: str) -> None:
+    conn = sqlite3.connect(current_generation(settings).seeds)
+    try:
+        conn.execute(statement)
+        conn.commit()
+    finally:
+        conn.close()
+
+
+def _fact_reopened(settings: Settings) -> None:
+    statement = "MATCH (f:Fact {path: $path, line_start: 18}) SET f.valid_to = NULL RETURN f.id"
+    done = run_cypher(settings, statement, {"path": "memory/2025-09-09.md"}, write=True)
+    assert len(done.rows) == 1, done.rows
+
+
+def _meta_count_off_by_one(settings: Settings) -> None:
+    path = current_generation(settings).path / "meta.json"
+    meta = json.loads(path.read_text(encoding="utf-8"))
+    meta["counts"]["Passage"] += 1
+    path.write_text(json.dumps(meta), encoding="utf-8")
+
+
+#: One store of a generation changed behind the index's back -> the one table that shows it.
+TAMPERINGS: dict[str, Callable[[Settings], None]] = {
+    "graph:Fact": _fact_reopened,
+    "sqlite:seeds_fts": lambda s: _sql(  # the FTS index forgets a row the seeds table keeps
+        s,
+        "INSERT INTO seeds_fts (seeds_fts, rowid, text) SELECT 'delete', rid, text FROM seeds LIMIT 1",
+    ),
+    "sqlite:node_rows": lambda s: _sql(
+        s,
+        "UPDATE node_rows SET row = json_set(row, '$.valid_to', NULL) WHERE row LIKE '%valid_to\": \"2%'",
+    ),
+    "sqlite:evidence_pairs": lambda s: _sql(
+        s, "DELETE FROM evidence_pairs WHERE rowid = (SELECT min(rowid) FROM evidence_pairs)"
+    ),
+    "meta:counts": _meta_count_off_by_one,
+}
+
+
+@pytest.mark.parametrize("table", TAMPERINGS)
+def test_snapshot_sees_a_change_in_any_one_store(table: str, sample: Path) -> None:
+    settings = settings_for(sample)
+    index_workspace(settings)
+    original = take(settings)
+    TAMPERINGS[table](settings)
+    assert take(settings).differing(original) == [table]
