@@ -264,6 +264,7 @@ def _delta(
             gen=gen,
             vectorize=vectorize,
             buffer_pool_mb=settings.buffer_pool_mb,
+            previous_counts=current.meta().get("counts", {}),
             timings=timings,
         )
         mark = time.perf_counter()

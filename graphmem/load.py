@@ -7,6 +7,7 @@ COPY from a CSV written with the stdlib ``csv`` module is the fast path in Kùzu
 from __future__ import annotations
 
 import csv
+from collections import Counter
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
@@ -101,45 +102,45 @@ def add_rel_statement(rel: str, src: str, dst: str) -> str:
 
 
 def remove_rel_statement(rel: str, src: str, dst: str) -> str:
-    """DELETE every `rel` from the `src` node keyed ``$a`` to the `dst` node keyed ``$b``."""
+    """DELETE every `rel` from the `src` node keyed ``$a`` to the `dst` node keyed ``$b``;
+    returns how many."""
     keys = primary_keys()
     return (
         f"MATCH (a:`{src}` {{`{keys[src]}`: $a}})-[r:`{rel}`]->(b:`{dst}` {{`{keys[dst]}`: $b}}) "
-        "DELETE r"
+        "DELETE r RETURN count(*)"
     )
 
 
-def remove_nodes(graph: Graph, table: str, column: str, value: object) -> None:
-    """Delete the `table` nodes whose `column` is `value`, their relationships first.
+def remove_nodes(graph: Graph, table: str, column: str, value: object) -> Counter[str]:
+    """Delete the `table` nodes whose `column` is `value`, their relationships first;
+    returns how many rows went, per node and relationship table.
 
     Not ``DETACH DELETE``: in Kùzu 0.11.3 the relationships it removes stay in ``count(*)``
     (kuzudb/kuzu#5954: "phantom rel left after detach delete"); deleting each direction
     explicitly keeps counts and rows in agreement.
     """
     where = f"WHERE n.`{column}` = $value"
+    removed: Counter[str] = Counter()
     for statement in (
-        f"MATCH (n:`{table}`)-[r]->() {where} DELETE r",
-        f"MATCH (n:`{table}`)<-[r]-() {where} DELETE r",
-        f"MATCH (n:`{table}`) {where} DELETE n",
+        f"MATCH (n:`{table}`)-[r]->() {where} DELETE r RETURN label(r), count(*)",
+        f"MATCH (n:`{table}`)<-[r]-() {where} DELETE r RETURN label(r), count(*)",
+        f"MATCH (n:`{table}`) {where} DELETE n RETURN '{table}', count(*)",
     ):
-        graph.execute(statement, {"value": value}, f"remove {table}")
+        for label, n in graph.execute(statement, {"value": value}, f"remove {table}").rows:
+            removed[str(label)] += int(n)
+    return removed
 
 
-def add_rows(graph: Graph, data: GraphData) -> int:
-    """CREATE every node, then every relationship, of `data` in `graph`; returns the count.
+def add_rows(graph: Graph, data: GraphData) -> None:
+    """CREATE every node, then every relationship, of `data` in `graph`.
 
     Relationship ends must exist (in `data` or already in the graph)."""
-    done = 0
     for table in NODE_COLUMNS:
-        rows = data.nodes.get(table, [])
         statement = add_node_statement(table)
-        for row in rows:
+        for row in data.nodes.get(table, []):
             graph.execute(statement, {c: row.get(c) for c in NODE_COLUMNS[table]}, f"add {table}")
-        done += len(rows)
     for (rel, src, dst), rows in sorted(data.rels.items()):
         statement = add_rel_statement(rel, src, dst)
         for row in rows:
             params = {c: row.get(c) for c in REL_COLUMNS[rel]}
             graph.execute(statement, {"a": row["from"], "b": row["to"], **params}, f"add {rel}")
-        done += len(rows)
-    return done

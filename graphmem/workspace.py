@@ -41,11 +41,11 @@ def _inside(root: Path, target: Path) -> bool:
 def discover(root: Path) -> tuple[list[SourceFile], list[Notice]]:
     """Every indexable file under `root`, sorted by path, and notices about skipped ones."""
     root = root.resolve()
-    found: list[Path] = []
+    found: list[tuple[Path, str]] = []
     notices: list[Notice] = []
     for entry in sorted(root.iterdir()) if root.is_dir() else []:
         if entry.name.lower() in TOP_FILES and entry.is_file():
-            found.append(entry)
+            found.append((entry, entry.name))
     # One set over the whole walk, holding the root itself: a link back to the root or to
     # another indexed folder is a loop, not a second copy of the workspace.
     root_stat = root.stat()
@@ -74,17 +74,16 @@ def discover(root: Path) -> tuple[list[SourceFile], list[Notice]]:
                 if name.startswith("."):
                     continue
                 path = here / name
-                relp = path.relative_to(root).as_posix()
-                if path.is_symlink() and not _inside(root, path):
+                relp = f"{rel}/{name}"
+                if os.path.islink(path) and not _inside(root, path):
                     notices.append(Notice(relp, 0, "symlink leaves the workspace; not followed"))
                     continue
                 if not name.lower().endswith(".md"):
                     notices.append(Notice(relp, 0, "not a Markdown file; skipped"))
                     continue
-                found.append(path)
+                found.append((path, relp))
     files: list[SourceFile] = []
-    for path in found:
-        rel = path.relative_to(root).as_posix()
+    for path, rel in found:
         try:
             data = path.read_bytes()
         except OSError as exc:
