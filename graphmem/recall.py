@@ -2,7 +2,7 @@
 
 1. Understand the question: entities (gazetteer, so aliases work), time, kind hints.
 2. Seeds from three channels: lexical (FTS5 bm25 over an OR of content words), vector
-   (sqlite-vec over MiniLM embeddings) and entity (facts and opinions about the question's
+   (sqlite-vec over MiniLM embeddings of the question without the names in it) and entity (facts and opinions about the question's
    entities, capped per entity), fused by weighted reciprocal rank (see
    :mod:`graphmem.fusion`).
 3. Graph expansion from the best seeds along NEXT (reading-order neighbours) and EVIDENCE,
@@ -173,7 +173,8 @@ class Recaller:
         }
         qvec = None
         if cfg.weights.get("vector", 0) > 0 and (embedder := self.embedder()) is not None:
-            qvec = np.asarray(embedder.embed([question]), dtype=np.float32)[0]
+            text = plan.topic if cfg.vector_topic and plan.topic else question
+            qvec = np.asarray(embedder.embed([text]), dtype=np.float32)[0]
             channels["vector"] = self.seeds.vector(qvec, cfg.vector_k, kinds)
         self._qvec = qvec
         if plan.entities and cfg.weights.get("entity", 0) > 0:

@@ -26,6 +26,10 @@ class RecallConfig:
     #: bm25 and cosine. "score" measured best on LoCoMo (bench/README.md).
     fusion: str = "score"
     rrf_k: int = 60
+    #: Vector channel: embed the question without the names it mentions (its topic). The
+    #: entity and speaker boosts already prefer those people's lines; a name in a short
+    #: question pulls in every short line that merely names them.
+    vector_topic: bool = True
     #: Graph expansion: how many of the best fused seeds expand, and what an expanded node
     #: inherits of its parent's score (reading-order neighbours, evidence links).
     expand_top: int = 20

@@ -10,7 +10,8 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from graphmem.entities import Gazetteer
+from graphmem.entities import Gazetteer, Mention
+from graphmem.stopwords import ENGLISH
 from graphmem.timex import TimeSpan, question_time
 
 _OPINION_CUES = re.compile(
@@ -23,6 +24,8 @@ _EXPERIENCE_CUES = re.compile(
     r"\b(did|have|had)\s+(i|we)\b|\bwhat did (i|we)\b|\b(i|we)\s+(did|fixed|set up|built|tried)\b",
     re.IGNORECASE,
 )
+_POSSESSIVE = re.compile(r"['’]s?(?!\w)")
+_WORD = re.compile(r"[^\W_]+")
 
 
 @dataclass(frozen=True)
@@ -33,11 +36,33 @@ class QueryPlan:
     entities: tuple[str, ...]
     time: TimeSpan | None
     kinds: frozenset[str]
+    #: The question without the entities' names: what it asks about them (see :func:`topic`).
+    topic: str = ""
+
+
+def topic(question: str, mentions: list[Mention]) -> str:
+    """`question` with the named entities (and their possessive ``'s``) cut out.
+
+    What a question asks about someone is its topic; the name only says whose lines to
+    prefer, which the entity and speaker boosts already do. Embedded with the name, a
+    short question sits near every short line that names that person, whatever it says.
+    The question itself when no content word would be left ("Who is Caroline?").
+    """
+    out = question
+    for m in sorted(mentions, key=lambda m: m.start, reverse=True):
+        rest = out[m.end :]
+        rest = _POSSESSIVE.sub("", rest, count=1) if _POSSESSIVE.match(rest) else rest
+        out = out[: m.start] + rest
+    out = " ".join(out.split())
+    if not any(w.casefold() not in ENGLISH for w in _WORD.findall(out)):
+        return question
+    return out
 
 
 def understand(question: str, gazetteer: Gazetteer, now: date) -> QueryPlan:
     """Entities, time constraint and kind hints stated in `question`."""
-    slugs = tuple(dict.fromkeys(m.slug for m in gazetteer.find(question)))
+    mentions = gazetteer.find(question)
+    slugs = tuple(dict.fromkeys(m.slug for m in mentions))
     kinds: set[str] = set()
     if _OPINION_CUES.search(question):
         kinds.add("opinion")
@@ -48,4 +73,5 @@ def understand(question: str, gazetteer: Gazetteer, now: date) -> QueryPlan:
         entities=slugs,
         time=question_time(question, now),
         kinds=frozenset(kinds),
+        topic=topic(question, mentions),
     )

@@ -11,7 +11,7 @@ from graphmem.entities import Gazetteer, KnownEntity
 from graphmem.fusion import jaccard_matrix, mmr, recency_factor, rrf, score_fusion
 from graphmem.packets import Packet, source_ref, timestamp, within_budget
 from graphmem.recall_config import PRESETS, RecallConfig, preset
-from graphmem.understand import understand
+from graphmem.understand import topic, understand
 
 
 def test_rrf_sums_weighted_reciprocal_ranks() -> None:
@@ -110,3 +110,21 @@ def test_understand_time_phrases_resolve_against_now() -> None:
     plan = understand("what was true in November 2025?", Gazetteer.build([]), date(2026, 1, 10))
     assert plan.time is not None
     assert (plan.time.start, plan.time.end) == (date(2025, 11, 1), date(2025, 11, 30))
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What books has Pete read?", "What books has read?"),
+        ("What do Peter's kids like?", "What do kids like?"),
+        ("What do Andy and Pete both paint?", "What do and both paint?"),
+        ("Who is Peter?", "Who is Peter?"),  # nothing but stop words left: keep the name
+        ("Where is the relay config?", "Where is the relay config?"),
+    ],
+)
+def test_topic_is_the_question_without_the_names(question: str, expected: str) -> None:
+    gazetteer = Gazetteer.build(
+        [KnownEntity("peter", "Peter", ("Pete",)), KnownEntity("andy", "Andy")]
+    )
+    assert topic(question, gazetteer.find(question)) == expected
+    assert understand(question, gazetteer, date(2025, 12, 15)).topic == expected
