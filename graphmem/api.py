@@ -66,6 +66,8 @@ class Status:
     warnings: tuple[Notice, ...] = ()
     degraded: tuple[str, ...] = ()
     index_seconds: float | None = None
+    #: How the last index was built: "full" or "delta" (a patched copy of the one before).
+    index_mode: str | None = None
 
     @property
     def fresh(self) -> bool:
@@ -97,6 +99,7 @@ def status(settings: Settings) -> Status:
         warnings=tuple(Notice(**w) for w in meta.get("warnings", [])),
         degraded=tuple(meta.get("degraded", [])),
         index_seconds=meta.get("seconds"),
+        index_mode=meta.get("mode", "full"),
     )
 
 

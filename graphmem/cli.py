@@ -158,7 +158,8 @@ def index(
         return
     counts = report.counts
     typer.echo(
-        f"indexed {report.files} files ({report.parsed} parsed, {report.removed} removed) in "
+        f"indexed {report.files} files ({report.parsed} parsed, {report.removed} removed, "
+        f"{'incremental' if report.mode == 'delta' else 'full build'}) in "
         f"{report.seconds:.2f}s -> {report.generation}: "
         + ", ".join(
             f"{counts.get(table, 0)} {noun}"
@@ -201,7 +202,8 @@ def status(json_out: JsonOpt = False) -> None:
     if st.generation is None:
         typer.echo(f"index      none yet ({st.files} files waiting); run `graphmem index`")
         return
-    typer.echo(f"index      {st.generation}, built {st.built_at} in {st.index_seconds}s")
+    how = "incrementally" if st.index_mode == "delta" else "in full"
+    typer.echo(f"index      {st.generation}, built {how} {st.built_at} in {st.index_seconds}s")
     fresh = (
         "fresh"
         if st.fresh

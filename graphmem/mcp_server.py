@@ -261,6 +261,7 @@ class Memory:
             "warnings": [str(w) for w in st.warnings],
             "degraded": list(st.degraded),
             "index_seconds": st.index_seconds,
+            "index_mode": st.index_mode,
         }
 
 

@@ -49,6 +49,19 @@ def test_index_reports_counts_and_warnings(make_workspace: WriteFiles) -> None:
     assert code == 0 and out.startswith("up to date")
 
 
+def test_index_and_status_say_when_an_index_was_incremental(indexed: Path) -> None:
+    code, out, _ = gm(indexed, "status")
+    assert code == 0 and "built in full" in out
+    log = indexed / "memory/2025-11-01.md"
+    log.write_text(log.read_text(encoding="utf-8") + "\nLunch with @Peter.\n", encoding="utf-8")
+    code, out, _ = gm(indexed, "index")
+    assert code == 0 and "(1 parsed, 0 removed, incremental)" in out, out
+    code, out, _ = gm(indexed, "status")
+    assert "built incrementally" in out and "(fresh)" in out, out
+    code, out, _ = gm(indexed, "index", "--force")
+    assert code == 0 and "full build" in out, out
+
+
 def test_status_shows_counts_and_warnings(indexed: Path) -> None:
     code, out, _ = gm(indexed, "status")
     assert code == 0
