@@ -380,8 +380,8 @@ def apply_delta(
     except Exception as exc:  # built with other vectors (model now missing, or back)
         raise NotIncremental(f"the seed index cannot be patched: {exc}") from None
     projected = GraphData()
-    projected.nodes["Fact"] = [r for r in data.nodes["Fact"]] + closed
-    projected.nodes["Opinion"] = [r for r in data.nodes["Opinion"]] + evolved
+    projected.nodes["Fact"] = [*data.nodes["Fact"], *closed]
+    projected.nodes["Opinion"] = [*data.nodes["Opinion"], *evolved]
     projected.nodes["Passage"] = data.nodes["Passage"]
     for rel_key, rels in data.rels.items():
         if rel_key[0] in ("MENTIONS", "NEXT", "EVIDENCE"):
@@ -478,7 +478,9 @@ def _evidence(
     (their links into it went with its old passages)."""
     passages = {p: fr.passages for p, fr in rows.items()}
     cited = {c for fr in rows.values() for ref in fr.facts for c in cited_files(ref)}
-    passages.update(_passages_of(previous.seeds, sorted(cited - set(rows))))
+    present = set(order)
+    unchanged = {c for c in cited if c not in rows and c in state.files and c in present}
+    passages.update(_passages_of(previous.seeds, sorted(unchanged)))
     for fr in rows.values():
         for ref in fr.facts:
             for passage, how in fact_evidence(ref, passages):

@@ -783,3 +783,19 @@ def test_a_graph_written_since_publish_is_rebuilt_not_patched(sample: Path, tmp_
     report = index_workspace(settings)
     assert mode_of(report) == FULL
     assert_same(take(settings), _rebuilt(sample, tmp_path / "clean", ner=False), "hand edit")
+
+
+def test_a_new_bullet_citing_a_log_deleted_in_the_same_index(sample: Path, tmp_path: Path) -> None:
+    """Evidence only points at passages that still exist: a cited log that is gone adds none."""
+    settings = settings_for(sample)
+    index_workspace(settings)
+    (sample / "memory/2025-11-13.md").unlink()
+    log = sample / "memory/2025-12-09.md"
+    log.write_text(
+        log.read_text(encoding="utf-8")
+        + "\n## Retain\n- B @Peter: Went over the notes in memory/2025-11-13.md and memory/2025-11-07.md\n",
+        encoding="utf-8",
+    )
+    report = index_workspace(settings)
+    assert_same(take(settings), _rebuilt(sample, tmp_path / "clean", ner=False), "cites a gone log")
+    assert mode_of(report) == DELTA
