@@ -64,9 +64,11 @@ from graphmem.store import Generation
 
 STATE_FILE = "state.pickle"
 #: Bumped when the layout of the kept state changes (an older state means a full build).
-STATE_VERSION = 2
+STATE_VERSION = 3
 #: More changed files than this: a full build.
 MAX_CHANGED_FILES = 32
+#: A graph file this many times larger than after the last full build: a full build.
+MAX_GROWTH = 1.5
 
 #: (vectors or None, model id, texts embedded now, degraded notice) for new seed rows.
 Vectorizer = Callable[
@@ -139,6 +141,10 @@ class IndexState:
     #: (size, mtime) of the graph file as published: anything else means someone wrote to it
     #: (``cypher --write``), and a copy would carry that write into the next generation.
     graph_stamp: tuple[int, int] = (0, 0)
+    #: Size of the graph file the last full build wrote. Kùzu appends pages on every
+    #: in-place change (~0.6 MB per one-day delta at 100k items, 50 MB), so a graph grown
+    #: past :data:`MAX_GROWTH` times that is rebuilt in full, which compacts it.
+    full_bytes: int = 0
 
 
 def state_of(
@@ -175,9 +181,11 @@ def graph_stamp(path: Path) -> tuple[int, int]:
     return st.st_size, st.st_mtime_ns
 
 
-def save_state(gen: Generation, state: IndexState) -> None:
-    """Keep `state` in the (unpublished, closed) generation."""
+def save_state(gen: Generation, state: IndexState, *, full: bool) -> None:
+    """Keep `state` in the (unpublished, closed) generation; `full` after a full build."""
     state.graph_stamp = graph_stamp(gen.graph)
+    if full:
+        state.full_bytes = state.graph_stamp[0]
     with (gen.path / STATE_FILE).open("wb") as fh:
         pickle.dump(state, fh, protocol=pickle.HIGHEST_PROTOCOL)
 
@@ -211,7 +219,10 @@ class Plan:
 
 
 def plan(state: IndexState, hashes: Mapping[str, str]) -> Plan | None:
-    """Which files changed since `state`; None when a full build is the better choice."""
+    """Which files changed since `state`; None when a full build is the better choice: many
+    files changed, or deltas have grown the graph file (see IndexState.full_bytes)."""
+    if state.graph_stamp[0] > MAX_GROWTH * state.full_bytes:
+        return None
     changed = tuple(
         p for p, h in hashes.items() if p not in state.files or state.files[p].content_hash != h
     )
@@ -397,8 +408,9 @@ def apply_delta(
         for p in order
     }
     new_state = IndexState(
-        STATE_VERSION, state.key, files, entities, aliases, cross, new_entities, made
-    )
+        STATE_VERSION, state.key, files, entities, aliases, cross, new_entities, made,
+        full_bytes=state.full_bytes,
+    )  # fmt: skip
     warnings = tuple(w for f in files.values() for w in f.warnings)
     return DeltaResult(new_state, warnings, counts_out, embedded, notice)
 

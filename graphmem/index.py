@@ -187,7 +187,7 @@ def index_workspace(
             progress("graph", 1, 1)
         lap("graph")
         embedded, embed_notice = build_seeds(settings, data, gen.seeds, progress)
-        save_state(gen, state)
+        save_state(gen, state, full=True)
         lap("seeds")
         all_warnings = tuple(notices) + tuple(warnings)
         counts = data.counts()
@@ -270,7 +270,7 @@ def _delta(
         mark = time.perf_counter()
         removed = cache.retain_only(f.path for f in files)
         cache.commit()
-        save_state(gen, result.state)
+        save_state(gen, result.state, full=False)
         timings["state"] = round(time.perf_counter() - mark, 4)
     except BaseException:
         if gen is not None:

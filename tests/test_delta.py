@@ -799,3 +799,25 @@ def test_a_new_bullet_citing_a_log_deleted_in_the_same_index(sample: Path, tmp_p
     report = index_workspace(settings)
     assert_same(take(settings), _rebuilt(sample, tmp_path / "clean", ner=False), "cites a gone log")
     assert mode_of(report) == DELTA
+
+
+def test_a_graph_grown_by_deltas_is_rebuilt_in_full(
+    sample: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Kùzu appends pages on every in-place change; past MAX_GROWTH times the size of the
+    last full build the next index compacts it with a full build, then deltas resume."""
+    import graphmem.delta
+
+    monkeypatch.setattr(graphmem.delta, "MAX_GROWTH", 1.0)  # any growth at all
+    settings = settings_for(sample)
+    index_workspace(settings)
+    log = sample / "memory/2025-10-18.md"
+    modes = []
+    for i in range(6):
+        log.write_text(log.read_text(encoding="utf-8") + f"\nLine {i}.\n", encoding="utf-8")
+        modes.append(mode_of(index_workspace(settings)))
+        if modes[-1] == FULL:
+            break
+    assert modes[0] == DELTA and modes[-1] == FULL, modes
+    log.write_text(log.read_text(encoding="utf-8") + "\nOne more.\n", encoding="utf-8")
+    assert mode_of(index_workspace(settings)) == DELTA
