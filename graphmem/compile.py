@@ -1,8 +1,12 @@
 """Parsed files + extraction results -> the rows of the graph. Pure: no database here.
 
-The whole graph is compiled from the (cached) per-file results on every index, so cross-file
-facts (entities, supersession, evidence) are always consistent, and an incremental index
-equals a clean rebuild by construction.
+Two steps. :func:`compile_file` makes every row that depends only on one file and the
+entity table (its nodes, mentions, reading order, seed texts). The cross-file passes then
+read every file's typed bullets: EVIDENCE (:func:`fact_evidence`), supersession and
+opinion evolution (:func:`cross_links`), entity statistics (:func:`entity_rows`). A full
+build runs both over every file (:func:`compile_workspace`); an incremental one
+(graphmem.delta) runs the first on the changed files and the second from kept state, and
+must give the same rows.
 """
 
 from __future__ import annotations

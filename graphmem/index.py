@@ -1,10 +1,11 @@
 """Index a workspace: discover, parse (only what changed), compile, build a generation, swap.
 
-Incremental where it is expensive (reading, parsing, extraction, embedding are cached per
-file content hash), whole where it must be consistent (the graph is compiled from every
-file's cached result and bulk-loaded into a new generation, which is then published
-atomically). Indexing twice changes nothing: the second run sees identical hashes and
-returns without building.
+Reading, parsing, extraction and embedding are cached per file content hash. When a few
+files changed, the published generation is copied and patched (graphmem.delta: a "delta",
+equal to a clean rebuild); otherwise, or when the edit changes the entity table, the graph
+is compiled from every file's cached result and bulk-loaded into a new generation (a "full"
+build). Either way the new generation is published atomically. Indexing twice changes
+nothing: the second run sees identical hashes and returns without building.
 """
 
 from __future__ import annotations
@@ -154,6 +155,8 @@ def index_workspace(
                     fallback = (f"incremental index failed ({exc}); rebuilt in full",)
                 if report is not None:
                     return report
+                for stage in [k for k in timings if k != "discover"]:
+                    del timings[stage]  # the full build's stages, not the failed delta's
                 mark = time.perf_counter()
         cache = FileCache(settings.memory_dir / CACHE)
         try:
