@@ -24,7 +24,6 @@ from __future__ import annotations
 import os
 import pickle
 import shutil
-import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -61,6 +60,7 @@ from graphmem.projection import patch_projection
 from graphmem.seeds import SeedIndex, SeedRow, connect
 from graphmem.seedstage import seed_rows
 from graphmem.store import Generation
+from graphmem.timing import Laps
 
 STATE_FILE = "state.pickle"
 #: Bumped when the layout of the kept state changes (an older state means a full build).
@@ -260,7 +260,7 @@ def apply_delta(
     vectorize: Vectorizer,
     buffer_pool_mb: int,
     previous_counts: Mapping[str, int],
-    timings: dict[str, float] | None = None,
+    laps: Laps | None = None,
 ) -> DeltaResult:
     """Build `gen` as `previous` plus the changed files `parsed` (in file order).
 
@@ -269,15 +269,8 @@ def apply_delta(
     """
     order = list(hashes)
     changed = {pf.path: pf for pf in parsed}
-    timings = timings if timings is not None else {}
-    mark = time.perf_counter()
-
-    def lap(stage: str) -> None:
-        nonlocal mark
-        now = time.perf_counter()
-        timings[stage] = round(timings.get(stage, 0.0) + now - mark, 4)
-        mark = now
-
+    lap = laps if laps is not None else Laps()
+    lap.restart()
     ner = extractor.ner_spans(parsed, None)
     fresh_inputs = {pf.path: file_entities(pf, ner) for pf in parsed}
     inputs = [fresh_inputs[p] if p in changed else state.files[p].entities for p in order]

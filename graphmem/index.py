@@ -41,6 +41,7 @@ from graphmem.parser import parse
 from graphmem.seeds import SeedRow
 from graphmem.seedstage import build_seeds, seed_vectors
 from graphmem.store import CACHE, Generation, Store
+from graphmem.timing import Laps
 from graphmem.workspace import SourceFile, discover, read_text
 
 PIPELINE_VERSION = code_version("blocks", "parser", "workspace", "names")
@@ -108,14 +109,8 @@ def index_workspace(
             f"workspace {root} does not exist; pass --workspace DIR or set GRAPHMEM_WORKSPACE"
         )
     store = Store(settings.memory_dir)
-    timings: dict[str, float] = {}
-    mark = time.perf_counter()
-
-    def lap(stage: str) -> None:
-        nonlocal mark
-        now = time.perf_counter()
-        timings[stage] = round(timings.get(stage, 0.0) + now - mark, 4)
-        mark = now
+    lap = Laps()
+    timings = lap.timings
 
     with store.writer_lock():
         files, notices = discover(root)
@@ -157,7 +152,7 @@ def index_workspace(
                     return report
                 for stage in [k for k in timings if k != "discover"]:
                     del timings[stage]  # the full build's stages, not the failed delta's
-                mark = time.perf_counter()
+                lap.restart()
         cache = FileCache(settings.memory_dir / CACHE)
         try:
             parsed, reparsed, warnings = _parse_all(files, cache, settings, force, progress)
@@ -192,38 +187,46 @@ def index_workspace(
         embedded, embed_notice = build_seeds(settings, data, gen.seeds, progress)
         save_state(gen, state, full=True)
         lap("seeds")
-        all_warnings = tuple(notices) + tuple(warnings)
-        counts = data.counts()
-        degraded = extraction.notices + ((embed_notice,) if embed_notice else ()) + fallback
-        elapsed = time.perf_counter() - started
-        store.publish(
-            gen,
-            {
-                "fingerprint": fingerprint,
-                "version": __version__,
-                "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
-                "counts": counts,
-                "warnings": [w.__dict__ for w in all_warnings],
-                "degraded": list(degraded),
-                "seconds": round(elapsed, 3),
-                "reparsed": reparsed,
-                "embedded": embedded,
-                "timings": timings,
-                "mode": "full",
-            },
-        )
-        return IndexReport(
+        report = IndexReport(
             generation=gen.name,
             changed=True,
             files=len(files),
             parsed=reparsed,
             removed=removed,
-            counts=counts,
-            warnings=all_warnings,
-            degraded=degraded,
-            seconds=elapsed,
+            counts=data.counts(),
+            warnings=tuple(notices) + tuple(warnings),
+            degraded=extraction.notices + ((embed_notice,) if embed_notice else ()) + fallback,
+            seconds=time.perf_counter() - started,
             timings=timings,
         )
+        return _publish(store, gen, report, fingerprint, embedded)
+
+
+def _publish(
+    store: Store,
+    gen: Generation,
+    report: IndexReport,
+    fingerprint: dict[str, object],
+    embedded: int,
+) -> IndexReport:
+    """Write `gen`'s meta.json from `report`, make it CURRENT; returns `report`."""
+    store.publish(
+        gen,
+        {
+            "fingerprint": fingerprint,
+            "version": __version__,
+            "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "counts": report.counts,
+            "warnings": [w.__dict__ for w in report.warnings],
+            "degraded": list(report.degraded),
+            "seconds": round(report.seconds, 3),
+            "reparsed": report.parsed,
+            "embedded": embedded,
+            "timings": report.timings,
+            "mode": report.mode,
+        },
+    )
+    return report
 
 
 def _delta(
@@ -240,16 +243,16 @@ def _delta(
     started: float,
 ) -> IndexReport:
     """The incremental index (graphmem.delta): raises NotIncremental when it cannot apply."""
-    mark = time.perf_counter()
+    lap = Laps(timings)
     hashes = {f.path: f.content_hash for f in files}
     todo = [f for f in files if f.path in set(work.changed)]
     cache = FileCache(settings.memory_dir / CACHE)
     gen: Generation | None = None
     try:
         parsed, reparsed, _ = _parse_all(todo, cache, settings, False, progress)
-        timings["parse"] = round(time.perf_counter() - mark, 4)
-        mark = time.perf_counter()
+        lap("parse")
         gen = store.new_generation()
+        extractor = Extractor(cache, hashes, settings.ner_model)
 
         def vectorize(rows: Sequence[SeedRow]) -> tuple[Any, str | None, int, str | None]:
             if not rows:
@@ -262,58 +265,40 @@ def _delta(
             parsed=parsed,
             hashes=hashes,
             sizes={f.path: f.size for f in files},
-            extractor=Extractor(cache, hashes, settings.ner_model),
+            extractor=extractor,
             previous=current,
             gen=gen,
             vectorize=vectorize,
             buffer_pool_mb=settings.buffer_pool_mb,
             previous_counts=current.meta().get("counts", {}),
-            timings=timings,
+            laps=lap,
         )
-        mark = time.perf_counter()
         removed = cache.retain_only(f.path for f in files)
         cache.commit()
         save_state(gen, result.state, full=False)
-        timings["state"] = round(time.perf_counter() - mark, 4)
+        lap("state")
     except BaseException:
         if gen is not None:
             shutil.rmtree(gen.path, ignore_errors=True)
         raise
     finally:
         cache.close()
-    meta = current.meta()
-    degraded = tuple(d for d in meta.get("degraded", []) if not d.startswith("incremental"))
-    all_warnings = tuple(notices) + result.warnings
-    elapsed = time.perf_counter() - started
-    store.publish(
-        gen,
-        {
-            "fingerprint": fingerprint,
-            "version": __version__,
-            "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
-            "counts": result.counts,
-            "warnings": [w.__dict__ for w in all_warnings],
-            "degraded": list(degraded),
-            "seconds": round(elapsed, 3),
-            "reparsed": reparsed,
-            "embedded": result.embedded,
-            "timings": timings,
-            "mode": "delta",
-        },
-    )
-    return IndexReport(
+    kept = [d for d in current.meta().get("degraded", []) if not d.startswith("incremental")]
+    notices_now = [*extractor.notices, *([result.notice] if result.notice else [])]
+    report = IndexReport(
         generation=gen.name,
         changed=True,
         files=len(files),
         parsed=reparsed,
         removed=removed,
         counts=result.counts,
-        warnings=all_warnings,
-        degraded=degraded,
-        seconds=elapsed,
+        warnings=tuple(notices) + result.warnings,
+        degraded=tuple(dict.fromkeys((*kept, *notices_now))),
+        seconds=time.perf_counter() - started,
         timings=timings,
         mode="delta",
     )
+    return _publish(store, gen, report, fingerprint, result.embedded)
 
 
 def build_pool_mb(settings: Settings, data: GraphData) -> int:
