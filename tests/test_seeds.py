@@ -257,3 +257,20 @@ def test_paths_with_uri_characters(tmp_path: Path) -> None:
     SeedIndex.build(folder / "seeds.db", ROWS, VECTORS).close()
     with SeedIndex.open(folder / "seeds.db") as idx:
         assert ids(idx.vector([1.0, 0.0, 0.0], 1)) == ["f-lisbon"]
+
+
+def test_repeated_vector_searches_move_to_memory_with_the_same_answers(tmp_path: Path) -> None:
+    """From the IN_MEMORY_AFTER-th search an open index answers from a matrix in memory;
+    the answers (ids, order, scores) are sqlite-vec's."""
+    with SeedIndex.build(tmp_path / "s.db", ROWS, VECTORS) as idx:
+        query = [0.3, 0.9, 0.1]
+        answers = [idx.vector(query, 3, None) for _ in range(seeds.IN_MEMORY_AFTER + 1)]
+        kinds = [idx.vector(query, 2, {"log"}) for _ in range(2)]
+    first = answers[0]
+    assert first, "the index has vectors"
+    for later in answers[1:]:
+        assert [i for i, _ in later] == [i for i, _ in first]
+        assert [s for _, s in later] == pytest.approx([s for _, s in first], abs=1e-5)
+    assert kinds[0] == kinds[1] and all(
+        i in {r.id for r in ROWS if r.kind == "log"} for i, _ in kinds[0]
+    )
