@@ -96,6 +96,12 @@ class _Unavailable(Exception):
     """A piece of the model is missing; the message becomes the notice."""
 
 
+#: Models this process loaded from a cache folder, by (folder, model id): a long-lived
+#: process (``watch``, the MCP server) embeds each edit's new rows without constructing the
+#: model again (~1.5 s). The package and folder checks still run on every load.
+_LOADED: dict[tuple[str, str], FastEmbedder] = {}
+
+
 def load_embedder(
     model: str | None = DEFAULT_MODEL, cache_dir: Path | None = None
 ) -> tuple[Embedder | None, str | None]:
@@ -165,11 +171,14 @@ def _load_minilm_int8(cache_dir: Path | None) -> FastEmbedder:
         except OSError:
             folder = None  # read-only or full cache: assemble in a temporary folder instead
         if folder is not None:
-            fastembed_cache = Path(cache_dir) / "fastembed"
-            text_model = TextEmbedding(
-                FASTEMBED_NAME, specific_model_path=str(folder), cache_dir=str(fastembed_cache)
-            )
-            return _wrap(text_model, model_id)
+            key = (str(folder), model_id)
+            if key not in _LOADED:
+                fastembed_cache = Path(cache_dir) / "fastembed"
+                text_model = TextEmbedding(
+                    FASTEMBED_NAME, specific_model_path=str(folder), cache_dir=str(fastembed_cache)
+                )
+                _LOADED[key] = _wrap(text_model, model_id)
+            return _LOADED[key]
     # fastembed reads every file while constructing (lazy_load=False), so the folder can go.
     with tempfile.TemporaryDirectory(prefix="graphmem-model-") as tmp:
         folder = Path(tmp) / "model"

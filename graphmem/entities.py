@@ -343,6 +343,10 @@ def speaker(text: str) -> Mention | None:
     return first[0] if first else None
 
 
+#: Pipelines loaded by this process (``watch`` re-indexes without loading spaCy again).
+_NER_LOADED: dict[str, NerModel] = {}
+
+
 class NerModel:
     """A loaded spaCy pipeline running only its tok2vec and ner components."""
 
@@ -364,6 +368,8 @@ class NerModel:
             import spacy
         except ImportError:
             return None, f"NER off: spaCy is not installed; {off}"
+        if package in _NER_LOADED:
+            return _NER_LOADED[package], None
         try:
             nlp = spacy.load(package, exclude=list(_NON_NER_COMPONENTS))
         except OSError:  # E050: neither an installed package nor a data directory
@@ -373,7 +379,8 @@ class NerModel:
             return None, f"NER off: spaCy pipeline '{package}' failed to load ({reason}); {off}"
         if "ner" not in nlp.pipe_names:
             return None, f"NER off: spaCy pipeline '{package}' has no ner component; {off}"
-        return cls(nlp), None
+        _NER_LOADED[package] = cls(nlp)
+        return _NER_LOADED[package], None
 
     def extract_many(self, texts: Sequence[str], batch_size: int = 256) -> list[list[Mention]]:
         """NER mentions per text, offsets into that text, labels limited to `NER_LABELS`.

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from graphmem import embed
-from graphmem.embed import EmbeddingCache, Vectors, embed_cached, load_embedder
+from graphmem.embed import DEFAULT_MODEL, EmbeddingCache, Vectors, embed_cached, load_embedder
 
 REPO = Path(__file__).resolve().parent.parent
 BUNDLED = REPO / "graphmem" / "models" / "minilm"
@@ -216,3 +216,13 @@ def test_cache_on_a_borrowed_connection_leaves_commits_to_the_owner(
     cache.close()  # not ours: stays open
     assert conn.execute("SELECT count(*) FROM embedding_cache").fetchone()[0] == 1
     conn.close()
+
+
+def test_a_process_loads_the_model_once(tmp_path: Path) -> None:
+    """watch and the MCP server index and recall many times: the model loads once."""
+    first, notice = load_embedder(DEFAULT_MODEL, tmp_path / "models")
+    if first is None:
+        pytest.skip(f"model unavailable here: {notice}")
+    again, _ = load_embedder(DEFAULT_MODEL, tmp_path / "models")
+    assert again is first
+    assert load_embedder("none", tmp_path / "models")[0] is None
