@@ -413,10 +413,18 @@ def bullet_row(ref: FactRef, cross: CrossLinks) -> dict[str, object]:
     row = _node_row(
         ref.path, ref.day, ref.block, BlockExtras(valid_from=ref.valid_from, valid_to=ref.valid_to)
     )
-    if ref.table == "Fact":
-        row["valid_to"] = cross.closed.get(ref.block.id, ref.valid_to)
-    else:
-        row.update(cross.opinions.get(ref.block.id, {}))
+    return finish_row(row, ref.table, cross)
+
+
+def finish_row(row: dict[str, object], table: str, cross: CrossLinks) -> dict[str, object]:
+    """Apply `cross` to a compiled Fact or Opinion row in place (and return it): a fact's
+    validity closed by a newer one, an opinion's evolved confidence and history."""
+    if table == "Fact":
+        closed = cross.closed.get(str(row["id"]))
+        if closed is not None:
+            row["valid_to"] = closed
+    elif table == "Opinion":
+        row.update(cross.opinions.get(str(row["id"]), {}))
     return row
 
 
@@ -541,12 +549,9 @@ OPINION_SUPERSEDED = "opinion contradicted by a newer opinion"
 
 def _apply_cross(data: GraphData, cross: CrossLinks, facts: list[FactRef]) -> None:
     """Close superseded facts, evolve opinions and add the cross-file relationships."""
-    for row in data.nodes["Fact"]:
-        closed = cross.closed.get(str(row["id"]))
-        if closed is not None:
-            row["valid_to"] = closed
-    for row in data.nodes["Opinion"]:
-        row.update(cross.opinions.get(str(row["id"]), {}))
+    for table in ("Fact", "Opinion"):
+        for row in data.nodes[table]:
+            finish_row(row, table, cross)
     tables = {ref.block.id: ref.table for ref in facts}
     for key, rows in cross_rels(cross, tables).items():
         data.rels[key].extend(rows)

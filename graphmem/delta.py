@@ -51,6 +51,7 @@ from graphmem.compile import (
     entity_rows,
     fact_evidence,
     find_fact_supersessions,
+    finish_row,
     page_aliases,
 )
 from graphmem.db import Graph
@@ -286,11 +287,11 @@ def apply_delta(
     }
     gone = [p for p in (*work.changed, *work.removed) if p in state.files]
     dead = {ref.block.id for p in gone for ref in state.files[p].facts}  # deleted with edges
-    if _bullets_changed(state, (*work.changed, *work.removed), rows):
+    if edited := _changed_bullets(state, (*work.changed, *work.removed), rows):
         facts = [
             ref for p in order for ref in (rows[p].facts if p in rows else state.files[p].facts)
         ]
-        cross = _cross(state, facts, (*work.changed, *work.removed), rows, entities, aliases)
+        cross = _cross(state, facts, edited, entities, aliases)
         made = _rel_set(cross_rels(cross, {ref.block.id: ref.table for ref in facts}))
     else:  # the cross-file passes read nothing that changed
         facts, cross, made = [], state.cross, state.rels
@@ -305,9 +306,9 @@ def apply_delta(
             for rel_key, rels in rows[p].rels.items():
                 data.rels[rel_key].extend(rels)
             data.seed_text.update(rows[p].seed_text)
-    refs = {ref.block.id: ref for fr in rows.values() for ref in fr.facts}
     for table in ("Fact", "Opinion"):
-        data.nodes[table] = [bullet_row(refs[str(r["id"])], cross) for r in data.nodes[table]]
+        for row in data.nodes[table]:
+            finish_row(row, table, cross)
     _evidence(data, state, rows, order, previous)
 
     # Entities: the same table (checked above), other counts.
@@ -411,25 +412,21 @@ def apply_delta(
 def _cross(
     state: IndexState,
     facts: list[FactRef],
-    gone: Sequence[str],
-    rows: Mapping[str, FileRows],
+    edited: list[FactRef],
     entities: Mapping[str, EntityInfo],
     aliases: Mapping[str, str],
 ) -> CrossLinks:
-    """The cross-file links after the edit.
+    """The cross-file links after the edit; `edited` are the bullets, before and after, of
+    the files whose bullets changed (see :func:`_changed_bullets`).
 
     They depend on each bullet's text, day, stated confidence, validity and entities, in
     file order, never on its lines: when no file's bullets changed in those, nothing
-    changed. Otherwise supersession is found again in full (it is cheap) and opinions are
+    changed (the caller keeps the old links). Otherwise supersession is found again in full (it is cheap) and opinions are
     evolved again where the changed bullets or changed supersessions reach (their
     entities); the rest keep their links.
     """
-    touched = {""}  # something changed, even if no bullet names an entity
-    for p in gone:
-        old = state.files[p].facts if p in state.files else []
-        new = rows[p].facts if p in rows else []
-        if [_essence(r) for r in old] != [_essence(r) for r in new]:
-            touched |= {slug for ref in (*old, *new) for slug in ref.slugs}
+    # "" stands for the edit itself: opinions naming no entity are evolved again too.
+    touched = {""} | {slug for ref in edited for slug in ref.slugs}
     supersessions = find_fact_supersessions(facts, entities, aliases)
     before = {(s.newer, s.older, s.day, s.cue) for s in state.cross.supersessions}
     after = {(s.newer, s.older, s.day, s.cue) for s in supersessions}
@@ -455,14 +452,18 @@ def _cross(
     return CrossLinks(supersessions, fresh.closed, links, opinions, supersedes)
 
 
-def _bullets_changed(state: IndexState, paths: Sequence[str], rows: Mapping[str, FileRows]) -> bool:
-    """Whether any of those files' bullets changed in what the cross-file passes read."""
+def _changed_bullets(
+    state: IndexState, paths: Sequence[str], rows: Mapping[str, FileRows]
+) -> list[FactRef]:
+    """The bullets, before and after, of those files whose bullets changed in what the
+    cross-file passes read (empty: nothing they read changed)."""
+    out: list[FactRef] = []
     for p in paths:
         old = state.files[p].facts if p in state.files else []
         new = rows[p].facts if p in rows else []
         if [_essence(r) for r in old] != [_essence(r) for r in new]:
-            return True
-    return False
+            out += [*old, *new]
+    return out
 
 
 def _essence(ref: FactRef) -> tuple[object, ...]:
