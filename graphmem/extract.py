@@ -237,12 +237,12 @@ def entity_table(inputs: Sequence[FileEntities]) -> dict[str, EntityInfo]:
     for fe in inputs:
         for slug, surface in fe.speakers:
             spoken.setdefault(slug, surface)
-    gazetteer = Gazetteer.build(_known(entities)) if spoken else None
-    for slug, surface in spoken.items():
-        assert gazetteer is not None
-        if slug not in entities and gazetteer.resolve(surface) is None:
-            # a speaker is named by the line, so it counts as declared
-            entities[slug] = EntityInfo(slug, surface, kind="person", declared=True)
+    if spoken:
+        gazetteer = Gazetteer.build(_known(entities))
+        for slug, surface in spoken.items():
+            if slug not in entities and gazetteer.resolve(surface) is None:
+                # a speaker is named by the line, so it counts as declared
+                entities[slug] = EntityInfo(slug, surface, kind="person", declared=True)
     if not any(fe.ner for fe in inputs):
         return entities
     gazetteer = Gazetteer.build(_known(entities))
