@@ -57,7 +57,7 @@ from graphmem.compile import (
 from graphmem.db import Graph
 from graphmem.extract import Extractor, FileEntities, block_extras, entity_table, file_entities
 from graphmem.load import add_rows, remove_nodes, remove_rel_statement
-from graphmem.projection import patch_projection
+from graphmem.projection import Projection, patch_projection
 from graphmem.seeds import SeedIndex, SeedRow, connect
 from graphmem.seedstage import seed_rows
 from graphmem.store import Generation
@@ -519,13 +519,8 @@ def _passages_of(seeds: Path, paths: Sequence[str]) -> dict[str, list[tuple[str,
                 )
             ]
             slugs: dict[str, set[str]] = {i: set() for i in ids}
-            for start in range(0, len(ids), 500):
-                chunk = ids[start : start + 500]
-                marks = ",".join("?" * len(chunk))
-                for pid, slug in conn.execute(
-                    f"SELECT id, slug FROM node_mentions WHERE id IN ({marks})", chunk
-                ):
-                    slugs[pid].add(slug)
+            for pid, slug, _, _ in Projection(conn).mentions(ids):
+                slugs[pid].add(slug)
             out[path] = [(i, frozenset(slugs[i])) for i in ids]
     finally:
         conn.close()
