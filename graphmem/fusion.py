@@ -34,8 +34,19 @@ def score_fusion(
     channels: Mapping[str, Sequence[tuple[str, float]]],
     weights: Mapping[str, float],
     caps: Mapping[str, int] | None = None,
+    normalise: str = "best",
 ) -> dict[str, float]:
-    """Weighted sum of per-channel scores normalised to [0, 1] by the channel's best."""
+    """Weighted sum of per-channel scores, each channel's scores normalised first.
+
+    ``normalise="best"``: a score divided by the channel's best (negative scores count as
+    0), so a channel's weak items stay weak: a line at cosine 0.35 when the best is 0.60
+    keeps 0.58 of the vector weight, and a bm25 hit on one rare word of five keeps its
+    small share. ``"minmax"``: stretched to [0.1, 1] between the channel's worst and best
+    item, which turns the 60th-best item of any channel into 0.1 however close it is to
+    the best (a constant channel, such as the entity channel, gets 0.1 throughout).
+    """
+    if normalise not in ("best", "minmax"):
+        raise ValueError(f"unknown normalisation {normalise!r}; choose best or minmax")
     fused: dict[str, float] = {}
     for name, ranked in channels.items():
         weight = weights.get(name, 0.0)
@@ -44,6 +55,12 @@ def score_fusion(
         if weight <= 0 or not top:
             continue
         best = max(score for _, score in top)
+        if normalise == "best":
+            if best <= 0:
+                continue
+            for item, score in top:
+                fused[item] = fused.get(item, 0.0) + weight * max(0.0, score) / best
+            continue
         worst = min(score for _, score in top)
         span = (best - worst) or 1.0
         for item, score in top:

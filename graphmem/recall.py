@@ -139,7 +139,7 @@ class Recaller:
         channels = self._channels(question, plan, opts)
         weights = cfg.weights
         if cfg.fusion == "score":
-            fused = score_fusion(channels, weights)
+            fused = score_fusion(channels, weights, normalise=cfg.normalise)
         elif cfg.fusion == "rescore":
             fused = self._rescore(question, channels, cfg)
         else:

@@ -28,13 +28,32 @@ def test_channel_caps_keep_one_channel_from_crowding_out_the_rest() -> None:
     assert len(fused) == 6 and "v" in fused
 
 
-def test_score_fusion_normalises_each_channel() -> None:
+def test_score_fusion_divides_each_channel_by_its_best() -> None:
     fused = score_fusion(
-        {"a": [("x", 50.0), ("y", 10.0)], "b": [("y", 0.9), ("z", 0.3)]}, {"a": 1, "b": 1}
+        {"a": [("x", 50.0), ("y", 10.0)], "b": [("y", 0.9), ("z", 0.3), ("n", -0.2)]},
+        {"a": 1, "b": 0.5},
+    )
+    assert fused["x"] == pytest.approx(1.0)
+    assert fused["y"] == pytest.approx(0.2 + 0.5)
+    # A weak vector hit keeps its distance from the best, not the pool's floor.
+    assert fused["z"] == pytest.approx(0.5 / 3)
+    assert fused["n"] == 0.0
+
+
+def test_score_fusion_minmax_stretches_each_channel_over_its_items() -> None:
+    fused = score_fusion(
+        {"a": [("x", 50.0), ("y", 10.0)], "b": [("y", 0.9), ("z", 0.3)]},
+        {"a": 1, "b": 1},
+        normalise="minmax",
     )
     assert fused["x"] == pytest.approx(1.0)
     assert fused["y"] == pytest.approx(0.1 + 1.0)
     assert fused["z"] == pytest.approx(0.1)
+
+
+def test_score_fusion_rejects_an_unknown_normalisation() -> None:
+    with pytest.raises(ValueError, match="best or minmax"):
+        score_fusion({"a": [("x", 1.0)]}, {"a": 1}, normalise="zscore")
 
 
 def test_zero_weight_channels_are_ignored() -> None:

@@ -62,7 +62,7 @@ def test_alias_in_the_question_resolves(recaller: Recaller) -> None:
 
 
 def test_current_fact_outranks_the_superseded_one(recaller: Recaller) -> None:
-    packets = recaller.recall("where does Peter live?", RecallOptions(now=NOW, k=30)).packets
+    packets = recaller.recall("where does Peter live?", RecallOptions(now=NOW, k=50)).packets
     sources = [p.source for p in packets]
     porto, lisbon = (
         sources.index("memory/2025-11-15.md#L12"),
