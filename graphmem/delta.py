@@ -58,22 +58,24 @@ from graphmem.db import Graph
 from graphmem.extract import Extractor, FileEntities, block_extras, entity_table, file_entities
 from graphmem.load import add_rows, remove_nodes, remove_rel_statement
 from graphmem.projection import Projection, patch_projection
-from graphmem.seeds import SeedIndex, SeedRow, connect
+from graphmem.seeds import SeedIndex, connect
 from graphmem.seedstage import seed_rows
 from graphmem.store import Generation
 from graphmem.timing import Laps
+from graphmem.windows import windows_of, write_windows
 
 STATE_FILE = "state.pickle"
-#: Bumped when the layout of the kept state changes (an older state means a full build).
-STATE_VERSION = 3
+#: Bumped when the layout of the kept state, or of what a delta patches, changes (an older
+#: state means a full build). 4: the seed index holds windows.
+STATE_VERSION = 4
 #: More changed files than this: a full build.
 MAX_CHANGED_FILES = 32
 #: A graph file this many times larger than after the last full build: a full build.
 MAX_GROWTH = 1.5
 
-#: (vectors or None, model id, texts embedded now, degraded notice) for new seed rows.
+#: (vectors or None, model id, texts embedded now, degraded notice) for new seed texts.
 Vectorizer = Callable[
-    [Sequence[SeedRow]], tuple[npt.NDArray[np.float32] | None, str | None, int, str | None]
+    [Sequence[str]], tuple[npt.NDArray[np.float32] | None, str | None, int, str | None]
 ]
 #: A cross-file relationship: (rel, from table, to table, from key, to key, properties).
 RelKey = tuple[str, str, str, str, str, tuple[tuple[str, object], ...]]
@@ -379,11 +381,18 @@ def apply_delta(
     # The seed index and its projection: a copy, patched.
     shutil.copyfile(previous.seeds, gen.seeds)
     new_seeds = seed_rows(data)
-    vectors, _, embedded, notice = vectorize(new_seeds)
+    new_windows = windows_of(data)
+    n = len(new_seeds)
+    vectors, _, embedded, notice = vectorize(
+        [r.text for r in new_seeds] + [w.text for w in new_windows]
+    )
     try:
-        removed_ids = SeedIndex.patch(gen.seeds, gone, new_seeds, vectors)
+        removed_ids = SeedIndex.patch(
+            gen.seeds, gone, new_seeds, None if vectors is None else vectors[:n]
+        )
     except Exception as exc:  # built with other vectors (model now missing, or back)
         raise NotIncremental(f"the seed index cannot be patched: {exc}") from None
+    write_windows(gen.seeds, new_windows, None if vectors is None else vectors[n:], gone)
     projected = GraphData()
     projected.nodes["Fact"] = [*data.nodes["Fact"], *closed]
     projected.nodes["Opinion"] = [*data.nodes["Opinion"], *evolved]

@@ -38,7 +38,6 @@ from graphmem.extract import Extractor, extract
 from graphmem.load import load_graph
 from graphmem.ontology import schema_hash
 from graphmem.parser import parse
-from graphmem.seeds import SeedRow
 from graphmem.seedstage import build_seeds, seed_vectors
 from graphmem.store import CACHE, Generation, Store
 from graphmem.timing import Laps
@@ -254,10 +253,10 @@ def _delta(
         gen = store.new_generation()
         extractor = Extractor(cache, hashes, settings.ner_model)
 
-        def vectorize(rows: Sequence[SeedRow]) -> tuple[Any, str | None, int, str | None]:
-            if not rows:
+        def vectorize(texts: Sequence[str]) -> tuple[Any, str | None, int, str | None]:
+            if not texts:
                 return None, None, 0, None
-            return seed_vectors(settings, rows)
+            return seed_vectors(settings, texts)
 
         result = apply_delta(
             state=state,

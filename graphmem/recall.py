@@ -1,10 +1,12 @@
 """Recall: hybrid seeds expanded through the graph, filtered in time, returned as packets.
 
 1. Understand the question: entities (gazetteer, so aliases work), time, kind hints.
-2. Seeds from three channels: lexical (FTS5 bm25 over an OR of content words), vector
-   (sqlite-vec over MiniLM embeddings of the question without the names in it) and entity (facts and opinions about the question's
-   entities, capped per entity), fused by weighted reciprocal rank (see
-   :mod:`graphmem.fusion`).
+2. Seeds from four channels: lexical (FTS5 bm25 over an OR of content words), vector
+   (sqlite-vec over MiniLM embeddings of the question without the names in it), window
+   (the passages of the windows of consecutive passages nearest that vector, see
+   :mod:`graphmem.windows`) and entity (facts and opinions about the question's
+   entities, capped per entity), fused by a weighted sum of each channel's scores
+   divided by its best (see :mod:`graphmem.fusion`).
 3. Graph expansion from the best seeds along NEXT (reading-order neighbours) and EVIDENCE,
    each expanded node inheriting a fraction of its parent's score.
 4. Time: ``--since``/``--until``/``--as-of`` filter hard (``--as-of`` keeps superseded facts
@@ -36,6 +38,7 @@ from graphmem.recall_config import RecallConfig
 from graphmem.seeds import SeedIndex
 from graphmem.store import Generation, Store
 from graphmem.understand import QueryPlan, understand
+from graphmem.windows import WindowIndex
 
 KINDS = ("world", "experience", "observation", "opinion", "log")
 
@@ -92,6 +95,7 @@ class Recaller:
             self.graph.close()
             raise
         self.projection = Projection(self.seeds.conn)
+        self.windows = WindowIndex(self.seeds.conn)
         self.notices: list[str] = []
         self._embedder: Any = None
         self._embedder_loaded = False
@@ -176,6 +180,8 @@ class Recaller:
             text = plan.topic if cfg.vector_topic and plan.topic else question
             qvec = np.asarray(embedder.embed([text]), dtype=np.float32)[0]
             channels["vector"] = self.seeds.vector(qvec, cfg.vector_k, kinds)
+            if cfg.weights.get("window", 0) > 0 and (kinds is None or "log" in kinds):
+                channels["window"] = self.windows.search(qvec, cfg.window_k)
         self._qvec = qvec
         if plan.entities and cfg.weights.get("entity", 0) > 0:
             entity: list[tuple[str, float]] = []

@@ -21,8 +21,11 @@ class RecallConfig:
     #: (every fact about a named entity scores 1), so its weight is what each such fact
     #: gets: small, since the entity boost already prefers those facts.
     weights: dict[str, float] = field(
-        default_factory=lambda: {"lexical": 1.0, "vector": 0.7, "entity": 0.1}
+        default_factory=lambda: {"lexical": 1.0, "vector": 0.7, "entity": 0.1, "window": 0.5}
     )
+    #: Window channel: the passages of this many windows nearest the question (see
+    #: :mod:`graphmem.windows`).
+    window_k: int = 30
     #: "score": sum of weight * the channel's normalised score (see `normalise`);
     #: "rrf": sum of weight / (rrf_k + rank); "rescore": every candidate scored on both
     #: bm25 and cosine. "score" measured best on LoCoMo (bench/README.md).

