@@ -74,10 +74,9 @@ def test_search_scores_each_passage_with_its_window(tmp_path: Path) -> None:
     )
     conn = connect(path)
     try:
-        found = dict(WindowIndex(conn).search(unit(0, 1), k=5))
-        assert "a2" not in found and found["a9"] == pytest.approx(
-            1.0
-        )  # the file's old windows went
+        # The file's old windows went with the rewrite.
+        scores = dict(WindowIndex(conn).search(unit(0, 1), k=5))
+        assert "a2" not in scores and scores["a9"] == pytest.approx(1.0)
     finally:
         conn.close()
 
