@@ -59,7 +59,7 @@ from graphmem.extract import Extractor, FileEntities, block_extras, entity_table
 from graphmem.load import add_rows, remove_nodes, remove_rel_statement
 from graphmem.projection import Projection, patch_projection
 from graphmem.seeds import SeedIndex, connect
-from graphmem.seedstage import seed_rows
+from graphmem.seedstage import embed_texts, seed_rows, split_vectors
 from graphmem.store import Generation
 from graphmem.timing import Laps
 from graphmem.windows import windows_of, write_windows
@@ -380,19 +380,14 @@ def apply_delta(
 
     # The seed index and its projection: a copy, patched.
     shutil.copyfile(previous.seeds, gen.seeds)
-    new_seeds = seed_rows(data)
-    new_windows = windows_of(data)
-    n = len(new_seeds)
-    vectors, _, embedded, notice = vectorize(
-        [r.text for r in new_seeds] + [w.text for w in new_windows]
-    )
+    new_seeds, new_windows = seed_rows(data), windows_of(data)
+    vectors, _, embedded, notice = vectorize(embed_texts(new_seeds, new_windows))
+    row_vectors, window_vectors = split_vectors(vectors, len(new_seeds))
     try:
-        removed_ids = SeedIndex.patch(
-            gen.seeds, gone, new_seeds, None if vectors is None else vectors[:n]
-        )
+        removed_ids = SeedIndex.patch(gen.seeds, gone, new_seeds, row_vectors)
     except Exception as exc:  # built with other vectors (model now missing, or back)
         raise NotIncremental(f"the seed index cannot be patched: {exc}") from None
-    write_windows(gen.seeds, new_windows, None if vectors is None else vectors[n:], gone)
+    write_windows(gen.seeds, new_windows, window_vectors, gone)
     projected = GraphData()
     projected.nodes["Fact"] = [*data.nodes["Fact"], *closed]
     projected.nodes["Opinion"] = [*data.nodes["Opinion"], *evolved]

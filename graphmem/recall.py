@@ -3,7 +3,7 @@
 1. Understand the question: entities (gazetteer, so aliases work), time, kind hints.
 2. Seeds from four channels: lexical (FTS5 bm25 over an OR of content words), vector
    (sqlite-vec over MiniLM embeddings of the question without the names in it), window
-   (the passages of the windows of consecutive passages nearest that vector, see
+   (the items of the windows of five consecutive items nearest that vector, see
    :mod:`graphmem.windows`) and entity (facts and opinions about the question's
    entities, capped per entity), fused by a weighted sum of each channel's scores
    divided by its best (see :mod:`graphmem.fusion`).
@@ -180,7 +180,7 @@ class Recaller:
             text = plan.topic if cfg.vector_topic and plan.topic else question
             qvec = np.asarray(embedder.embed([text]), dtype=np.float32)[0]
             channels["vector"] = self.seeds.vector(qvec, cfg.vector_k, kinds)
-            if cfg.weights.get("window", 0) > 0 and (kinds is None or "log" in kinds):
+            if cfg.weights.get("window", 0) > 0:  # items of other kinds go in _rank
                 channels["window"] = self.windows.search(qvec, cfg.window_k)
         self._qvec = qvec
         if plan.entities and cfg.weights.get("entity", 0) > 0:

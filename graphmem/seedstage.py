@@ -1,6 +1,6 @@
 """Build a generation's seed index: FTS5 over every fact, opinion and passage, their
-embeddings and those of the passages' windows (from the per-text cache, so unchanged text
-is never embedded twice)."""
+embeddings and those of their windows (from the per-text cache, so unchanged text is never
+embedded twice)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from graphmem.compile import GraphData
 from graphmem.config import Settings
 from graphmem.projection import write_projection
 from graphmem.seeds import SeedIndex, SeedRow
-from graphmem.windows import windows_of, write_windows
+from graphmem.windows import Window, windows_of, write_windows
 
 Progress = Callable[[str, int, int], None]
 EMBED_CACHE = "embeddings.sqlite"
@@ -43,17 +43,29 @@ def build_seeds(
     settings: Settings, data: GraphData, target: Path, progress: Progress | None = None
 ) -> tuple[int, str | None]:
     """Write the seed index to `target`; returns (texts embedded now, degraded notice)."""
-    rows = seed_rows(data)
-    windows = windows_of(data)
-    texts = [r.text for r in rows] + [w.text for w in windows]
-    vectors, model_id, embedded, notice = seed_vectors(settings, texts, progress, prune=True)
-    n = len(rows)
-    SeedIndex.build(
-        target, rows, None if vectors is None else vectors[:n], model_id=model_id
-    ).close()
+    rows, windows = seed_rows(data), windows_of(data)
+    vectors, model_id, embedded, notice = seed_vectors(
+        settings, embed_texts(rows, windows), progress, prune=True
+    )
+    row_vectors, window_vectors = split_vectors(vectors, len(rows))
+    SeedIndex.build(target, rows, row_vectors, model_id=model_id).close()
     write_projection(target, data)
-    write_windows(target, windows, None if vectors is None else vectors[n:])
+    write_windows(target, windows, window_vectors)
     return embedded, notice
+
+
+def embed_texts(rows: Sequence[SeedRow], windows: Sequence[Window]) -> list[str]:
+    """What to embed, in one call through the cache: the rows' texts, then the windows'."""
+    return [r.text for r in rows] + [w.text for w in windows]
+
+
+def split_vectors(
+    vectors: npt.NDArray[np.float32] | None, rows: int
+) -> tuple[npt.NDArray[np.float32] | None, npt.NDArray[np.float32] | None]:
+    """The vectors of :func:`embed_texts` as (the rows', the windows')."""
+    if vectors is None:
+        return None, None
+    return vectors[:rows], vectors[rows:]
 
 
 def seed_vectors(

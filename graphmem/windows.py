@@ -1,12 +1,14 @@
-"""Windows: a few consecutive passages of one file, embedded together.
+"""Windows: a few consecutive items (passages, facts, opinions) of one file, embedded together.
 
 One line of a chat log often does not say what it is about: "The kids loved it! They got
 their hands dirty and made something with clay" is pottery with the family, but only the
 lines around it say so, and a list question ("what has Melanie done with her family?")
 needs such lines from many days. The window channel embeds every run of
-:data:`WINDOW_PASSAGES` consecutive passages of a file as one text and searches those
-vectors with the question's; each passage of a window it finds is a seed scored with the
-window's similarity (the best of its windows). Measured on LoCoMo (bench/README.md).
+:data:`WINDOW_ITEMS` consecutive items of a file (in reading order) as one text and
+searches those vectors with the question's; each item of a window it finds is a seed
+scored with that window's similarity. Facts and opinions take part so that a curated
+``## Retain`` bullet is not outranked by the prose around it only because prose alone
+had windows. Measured on LoCoMo (bench/README.md).
 
 The windows live in the seed index file, in a ``windows`` table written beside the seeds
 and patched with them in an incremental index; their texts go through the same embedding
@@ -30,9 +32,9 @@ from graphmem.seeds import connect
 if TYPE_CHECKING:  # recall imports this module; it needs none of the compiler
     from graphmem.compile import GraphData
 
-#: Passages per window. Windows do not overlap: every passage is in exactly one, so the
-#: windows cost about as much to embed as the passages themselves.
-WINDOW_PASSAGES = 5
+#: Items per window. Windows do not overlap: every item is in exactly one, so the windows
+#: cost about as many tokens to embed as the items themselves.
+WINDOW_ITEMS = 5
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS windows (path TEXT NOT NULL, ids TEXT NOT NULL, embedding BLOB NOT NULL);
@@ -42,18 +44,18 @@ CREATE INDEX IF NOT EXISTS windows_path ON windows (path);
 
 @dataclass(frozen=True)
 class Window:
-    """Consecutive passages of one file (ids in reading order) and their joined text."""
+    """Consecutive items of one file (ids in reading order) and their joined text."""
 
     path: str
     ids: tuple[str, ...]
     text: str
 
 
-def windows_of(data: GraphData, size: int = WINDOW_PASSAGES) -> list[Window]:
-    """The windows of every file's passages, in file order then reading order.
+def windows_of(data: GraphData, size: int = WINDOW_ITEMS) -> list[Window]:
+    """The windows of every file's items, in reading order.
 
-    A window of a single passage would only repeat that passage's own vector, so a file's
-    last run is kept only when it holds at least two passages.
+    A window of a single item would only repeat that item's own vector, so a file's last
+    run is kept only when it holds at least two items.
     """
     by_path: dict[str, list[dict[str, object]]] = {}
     for table in ("Fact", "Opinion", "Passage"):
@@ -118,8 +120,8 @@ class WindowIndex:
             self._matrix = np.vstack([np.frombuffer(blob, dtype=np.float32) for _, blob in rows])
 
     def search(self, qvec: npt.NDArray[np.float32], k: int) -> list[tuple[str, float]]:
-        """Passages of the `k` windows nearest `qvec` (cosine), each scored with the best
-        of its windows' similarities, best first. Empty when the index has no windows or
+        """Items of the `k` windows nearest `qvec` (cosine), each scored with its window's
+        similarity, best first. Empty when the index has no windows or
         the vector's dimension differs from theirs."""
         if self._ids is None:
             self._load()
@@ -131,5 +133,5 @@ class WindowIndex:
         best: dict[str, float] = {}
         for j in top:
             for item in self._ids[j]:  # type: ignore[index]
-                best.setdefault(item, float(sims[j]))  # windows come best first
+                best.setdefault(item, float(sims[j]))
         return sorted(best.items(), key=lambda kv: -kv[1])
