@@ -101,6 +101,16 @@ def test_long_texts_truncate_at_256_tokens_like_sentence_transformers(real: embe
     assert cos(vectors[0], vectors[2]) < 0.999
 
 
+def test_long_and_short_texts_keep_their_order_and_vectors(real: embed.Embedder) -> None:
+    short = [f"Peter fixed bug {i} in the relay." for i in range(3)]
+    long = [f"Window {i}: " + "Andy drove in from Sintra with plants. " * 15 for i in range(3)]
+    assert all(len(t) >= embed.LONG_TEXT_CHARS for t in long)  # taken in smaller batches
+    mixed = [short[0], long[0], long[1], short[1], long[2], short[2]]
+    vectors = real.embed(mixed)
+    for text, vec in zip(mixed, vectors, strict=True):
+        assert cos(vec, real.embed([text])[0]) > 0.9999, text[:30]
+
+
 def test_real_embedder_edge_inputs(real: embed.Embedder) -> None:
     assert real.embed([]).shape == (0, 384)
     assert real.embed([""]).shape == (1, 384)
