@@ -23,7 +23,7 @@ class RecallConfig:
     weights: dict[str, float] = field(
         default_factory=lambda: {"lexical": 1.0, "vector": 0.7, "entity": 0.1, "window": 0.5}
     )
-    #: Window channel: the passages of this many windows nearest the question (see
+    #: Window channel: the items of this many windows nearest the question (see
     #: :mod:`graphmem.windows`).
     window_k: int = 30
     #: "score": sum of weight * the channel's normalised score (see `normalise`);
