@@ -107,7 +107,7 @@ class WindowIndex:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
-        self._ids: list[tuple[str, ...]] | None = None
+        self._ids: list[str] | None = None  # each window's ids as stored (JSON)
         self._matrix: npt.NDArray[np.float32] | None = None
 
     def _load(self) -> None:
@@ -115,9 +115,10 @@ class WindowIndex:
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'windows'"
         ).fetchone()[0]
         rows = self.conn.execute("SELECT ids, embedding FROM windows").fetchall() if found else []
-        self._ids = [tuple(json.loads(ids)) for ids, _ in rows]
-        if rows:
-            self._matrix = np.vstack([np.frombuffer(blob, dtype=np.float32) for _, blob in rows])
+        self._ids = [ids for ids, _ in rows]
+        if rows:  # one buffer, not one array per row: 20k windows load in a fraction of the time
+            flat = np.frombuffer(b"".join(blob for _, blob in rows), dtype=np.float32)
+            self._matrix = flat.reshape(len(rows), -1)
 
     def search(self, qvec: npt.NDArray[np.float32], k: int) -> list[tuple[str, float]]:
         """Items of the `k` windows nearest `qvec` (cosine), each scored with its window's
@@ -129,9 +130,14 @@ class WindowIndex:
         if matrix is None or k <= 0 or matrix.shape[1] != qvec.shape[0]:
             return []
         sims = matrix @ qvec
-        top = np.argsort(-sims, kind="stable")[:k]
+        if k < len(sims):  # the k best in any order, then only those sorted
+            part = np.argpartition(-sims, k - 1)[:k]
+            top = part[np.lexsort((part, -sims[part]))]
+        else:
+            top = np.lexsort((np.arange(len(sims)), -sims))
+        ids = self._ids or []
         best: dict[str, float] = {}
         for j in top:
-            for item in self._ids[j]:  # type: ignore[index]
+            for item in json.loads(ids[j]):
                 best.setdefault(item, float(sims[j]))
         return sorted(best.items(), key=lambda kv: -kv[1])
