@@ -17,7 +17,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from graphmem.seeds import connect
+from graphmem.seeds import connect, has_table
 
 if TYPE_CHECKING:  # recall imports this module; it needs none of the compiler
     from graphmem.compile import GraphData
@@ -123,11 +123,8 @@ class Projection:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
-        found = conn.execute(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'node_rows'"
-        ).fetchone()[0]
         #: False for an index built before the projection existed (recall then asks Kùzu).
-        self.available = bool(found)
+        self.available = has_table(conn, "node_rows")
 
     def _each(self, sql: str, ids: Sequence[str], repeat: int = 1) -> Iterable[tuple[Any, ...]]:
         unique = list(dict.fromkeys(ids))

@@ -130,6 +130,22 @@ def connect(path: str | Path, *, readonly: bool = False) -> sqlite3.Connection:
     return conn  # type: ignore[no-any-return]
 
 
+def has_table(conn: sqlite3.Connection, name: str) -> bool:
+    """Does the database on `conn` have a table called `name`? (Older indexes lack some.)"""
+    found = conn.execute(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
+    ).fetchone()[0]
+    return bool(found)
+
+
+def top_k(sims: npt.NDArray[np.floating[Any]], k: int) -> npt.NDArray[np.intp]:
+    """Indices of the `k` highest values of `sims`, best first, ties by index."""
+    if k < len(sims):  # the k best in any order, then only those sorted
+        part = np.argpartition(-sims, k - 1)[:k]
+        return part[np.lexsort((part, -sims[part]))]
+    return np.lexsort((np.arange(len(sims)), -sims))
+
+
 def vec_available(conn: Any) -> bool:
     """Whether sqlite-vec's functions are loaded in `conn`."""
     try:
@@ -572,9 +588,7 @@ class SeedIndex:
         k = min(k, int(np.isfinite(sims).sum()))
         if k <= 0:
             return []
-        top = np.argpartition(-sims, k - 1)[:k]
-        top = top[np.argsort(-sims[top], kind="stable")]
-        return [(ids[i], float(sims[i])) for i in top]
+        return [(ids[i], float(sims[i])) for i in top_k(sims, k)]
 
     def texts(self, ids: Iterable[str]) -> dict[str, SeedRow]:
         """The rows of those `ids` that are in the index."""

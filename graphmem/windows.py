@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from graphmem.seeds import connect
+from graphmem.seeds import connect, has_table, top_k
 
 if TYPE_CHECKING:  # recall imports this module; it needs none of the compiler
     from graphmem.compile import GraphData
@@ -111,9 +111,7 @@ class WindowIndex:
         self._matrix: npt.NDArray[np.float32] | None = None
 
     def _load(self) -> None:
-        found = self.conn.execute(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'windows'"
-        ).fetchone()[0]
+        found = has_table(self.conn, "windows")
         rows = self.conn.execute("SELECT ids, embedding FROM windows").fetchall() if found else []
         self._ids = [ids for ids, _ in rows]
         if rows:  # one buffer, not one array per row: 20k windows load in a fraction of the time
@@ -130,14 +128,9 @@ class WindowIndex:
         if matrix is None or k <= 0 or matrix.shape[1] != qvec.shape[0]:
             return []
         sims = matrix @ qvec
-        if k < len(sims):  # the k best in any order, then only those sorted
-            part = np.argpartition(-sims, k - 1)[:k]
-            top = part[np.lexsort((part, -sims[part]))]
-        else:
-            top = np.lexsort((np.arange(len(sims)), -sims))
         ids = self._ids or []
         best: dict[str, float] = {}
-        for j in top:
+        for j in top_k(sims, k):
             for item in json.loads(ids[j]):
                 best.setdefault(item, float(sims[j]))
         return sorted(best.items(), key=lambda kv: -kv[1])
