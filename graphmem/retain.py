@@ -51,6 +51,8 @@ class RetainResult:
     report: IndexReport | None = None
     #: Why the index was not brought up to date, if it was not.
     notice: str | None = None
+    #: Things about the bullet worth fixing that did not stop it being saved.
+    warnings: tuple[str, ...] = ()
 
     @property
     def source(self) -> str:
@@ -225,7 +227,13 @@ def retain(settings: Settings, bullet: str, *, today: date, reindex: bool = True
             report = index_workspace(settings)
         except IndexLockedError as exc:
             notice = f"saved, but the index was not updated: {exc}"
-    return RetainResult(rel, line, block.id, block, report, notice)
+    warnings: tuple[str, ...] = ()
+    if not block.mentions:
+        warnings = (
+            "the bullet names no @entity, so `about` and entity recall will not find it; "
+            f"say who or what it is about, e.g. `{EXAMPLE}`",
+        )
+    return RetainResult(rel, line, block.id, block, report, notice, warnings)
 
 
 def _block_at(rel: str, data: bytes, line: int) -> Block | None:

@@ -123,7 +123,10 @@ def connect(path: str | Path, *, readonly: bool = False) -> sqlite3.Connection:
     """
     module = sqlite_module()
     if readonly:
-        conn = module.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
+        # A reader may be used by whichever thread holds graphmem.Memory's lock (one at a
+        # time), not only by the thread that opened it.
+        uri = Path(path).resolve().as_uri() + "?mode=ro"
+        conn = module.connect(uri, uri=True, check_same_thread=False)
     else:
         conn = module.connect(str(path))
     _load_vec(conn)

@@ -49,14 +49,20 @@ def watch(
     debounce: float = 1.0,
     on_index: Callable[[IndexReport], None] | None = None,
     on_busy: Callable[[str], None] | None = None,
+    on_deleted: Callable[[list[str]], None] | None = None,
     stop: threading.Event | None = None,
 ) -> None:
-    """Index now, then again after every quiet change, until `stop` is set (or Ctrl-C)."""
+    """Index now, then again after every quiet change, until `stop` is set (or Ctrl-C).
+
+    `on_deleted` hears the Markdown files that disappeared, just before the index that
+    drops them.
+    """
     stop = stop or threading.Event()
+    seen = snapshot(settings.workspace)
     report = index_workspace(settings)
     if on_index:
         on_index(report)
-    seen = snapshot(settings.workspace)
+    indexed = seen  # the files the last index saw
     changed_at: float | None = None
     while not stop.wait(interval):
         now = snapshot(settings.workspace)
@@ -65,12 +71,15 @@ def watch(
             continue
         if changed_at is None or time.monotonic() - changed_at < debounce:
             continue
+        gone = sorted(p for p in indexed.keys() - seen.keys() if p.lower().endswith(".md"))
         try:
             report = index_workspace(settings)
         except IndexLockedError as exc:
             if on_busy:
                 on_busy(str(exc))
             continue  # another writer is busy; try again on the next quiet tick
-        changed_at = None
+        changed_at, indexed = None, seen
+        if gone and on_deleted:
+            on_deleted(gone)
         if on_index:
             on_index(report)

@@ -1,0 +1,538 @@
+"""``graphmem.Memory``: the library's front door, and the one path the CLI and the MCP
+server take.
+
+A :class:`Memory` names a workspace and keeps, for as long as it lives, the settings and one
+open index (graph, seed index, the query embedder once loaded). It notices when an ``index``
+(its own, after a retain, or another process's) publishes a new generation and reopens
+on the next call, so a long-lived one (an agent, ``graphmem serve``) always answers from the
+newest index without paying to open it per question.
+
+Everything returned is a plain frozen dataclass (with ``to_dict()`` for JSON); every
+failure is a :class:`~graphmem.errors.GraphmemError` whose message says what to do.
+
+Threads: every call holds one lock, so calls from several threads run one after another,
+never at once; a single Memory is therefore safe to share, but it answers one question at
+a time. For parallel reads, open one Memory per thread (readers never block each other,
+and never block an ``index``); writes (index, retain, reflect, merge) are serialised across
+processes by the index's own lock anyway.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from graphmem.about import EntityCard, Line, entity_card
+from graphmem.about import timeline as entity_timeline
+from graphmem.api import Status, run_cypher
+from graphmem.api import status as index_status
+from graphmem.config import ConfigError, Settings, resolve_settings
+from graphmem.db import Rows
+from graphmem.errors import (
+    ArgumentError,
+    EmptyWorkspaceError,
+    GraphmemError,
+    NotIndexedError,
+    QueryError,
+    WorkspaceError,
+)
+from graphmem.export import ExportReport
+from graphmem.index import IndexReport, Progress, index_workspace
+from graphmem.merge import MergeResult
+from graphmem.packets import Packet, RecallResult
+from graphmem.queries import get as get_query
+from graphmem.queries import parameters
+from graphmem.recall import KINDS, Recaller, RecallOptions
+from graphmem.recall_config import RecallConfig
+from graphmem.reflect import OpinionView, ReflectReport
+from graphmem.retain import RetainResult
+from graphmem.store import Store
+from graphmem.timex import parse_window
+from graphmem.workspace import discover
+
+#: Where graphmem looks for notes, for messages about an empty workspace.
+LOOKED_FOR = "memory.md, SOUL.md, memory/*.md, bank/**/*.md"
+
+Day = str | date | None
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """Every dated statement that mentions one entity, oldest first."""
+
+    entity: str  # the slug
+    name: str
+    events: tuple[Line, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "entity": self.entity,
+            "name": self.name,
+            "events": [e.to_dict() for e in self.events],
+        }
+
+
+@dataclass(frozen=True)
+class EntitySummary:
+    """One entity as ``graphmem entities`` lists it."""
+
+    slug: str
+    name: str
+    kind: str | None
+    aliases: tuple[str, ...]
+    mentions: int
+    first_seen: date | None
+    last_seen: date | None
+    page: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "slug": self.slug,
+            "name": self.name,
+            "kind": self.kind,
+            "aliases": list(self.aliases),
+            "mentions": self.mentions,
+            "first_seen": self.first_seen.isoformat() if self.first_seen else None,
+            "last_seen": self.last_seen.isoformat() if self.last_seen else None,
+            "page": self.page,
+        }
+
+
+def empty_notice(workspace: Path) -> str:
+    """What to say about a workspace without notes."""
+    return f"no Markdown notes in {workspace} (looked for {LOOKED_FOR})"
+
+
+class Memory:
+    """One workspace's memory: index it, ask it, add to it.
+
+    ``Memory("~/notes")`` resolves settings as the CLI does (argument > ``GRAPHMEM_*``
+    environment > the workspace's ``graphmem.toml`` > defaults); ``Memory.open(settings)``
+    takes a :class:`~graphmem.config.Settings` you built. Use it as a context manager, or
+    call :meth:`close`, to release the open index.
+
+    `today` supplies the day retain writes to and relative days count from (a test hook).
+    With `index_if_missing`, the first read of a workspace that was never indexed indexes it
+    (the MCP server does this: an agent has no other way to build it); otherwise reads
+    raise :class:`~graphmem.errors.NotIndexedError`.
+    """
+
+    def __init__(
+        self,
+        workspace: str | Path | None = None,
+        *,
+        settings: Settings | None = None,
+        today: Callable[[], date] = date.today,
+        index_if_missing: bool = False,
+    ) -> None:
+        if settings is not None and workspace is not None:
+            raise ArgumentError("workspace", "pass a workspace or settings, not both")
+        self.settings = settings if settings is not None else resolve_settings(workspace)
+        self.today = today
+        self.index_if_missing = index_if_missing
+        self._lock = threading.RLock()
+        self._recaller: Recaller | None = None
+        self._notices: list[str] = []
+
+    @classmethod
+    def open(cls, settings: Settings, **options: Any) -> Memory:
+        """A Memory on already-resolved settings (see the class for `options`)."""
+        return cls(settings=settings, **options)
+
+    @property
+    def workspace(self) -> Path:
+        """The workspace folder (absolute)."""
+        return self.settings.workspace
+
+    def __repr__(self) -> str:
+        return f"Memory({str(self.workspace)!r})"
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Release the open index (a later call opens it again)."""
+        with self._lock:
+            if self._recaller is not None:
+                recaller, self._recaller = self._recaller, None
+                recaller.close()
+
+    # ------------------------------------------------------------------ the open index
+
+    def _check_workspace(self) -> None:
+        if not self.workspace.is_dir():
+            raise WorkspaceError(
+                f"workspace {self.workspace} does not exist",
+                hint="pass --workspace DIR (Python: Memory(DIR)) or set GRAPHMEM_WORKSPACE",
+            )
+
+    def _reader(self) -> Recaller:
+        """The open index for the generation CURRENT names now, (re)opened as needed."""
+        self._check_workspace()
+        store = Store(self.settings.memory_dir)
+        if store.current() is None:
+            if self.index_if_missing:
+                report = index_workspace(self.settings)
+                self._notices.append(
+                    empty_notice(self.workspace)
+                    if report.files == 0
+                    else "no index existed; built one on first use"
+                )
+            elif not discover(self.workspace)[0]:
+                raise EmptyWorkspaceError(
+                    empty_notice(self.workspace),
+                    hint="write a daily log such as memory/2025-11-27.md, or retain a bullet",
+                )
+        for attempt in range(3):
+            current = store.current()
+            if current is None:
+                raise NotIndexedError(str(self.workspace))
+            if self._recaller is not None and self._recaller.generation == current:
+                return self._recaller
+            self.close()
+            try:
+                self._recaller = Recaller(self.settings, current)
+                return self._recaller
+            except GraphmemError:
+                # An index may have published and collected that generation just now.
+                if attempt == 2 or store.current() == current:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _release_if_stale(self) -> None:
+        """After a write: let go of an old generation now, so the next publish may
+        collect it (the next read opens the new one)."""
+        if self._recaller is not None and (
+            Store(self.settings.memory_dir).current() != self._recaller.generation
+        ):
+            self.close()
+
+    # ------------------------------------------------------------------ arguments
+
+    def _now(self, now: Day) -> date:
+        if now is None or (isinstance(now, str) and not now.strip()):
+            return self.today()
+        if isinstance(now, date):
+            return now
+        try:
+            return date.fromisoformat(now.strip()[:10])
+        except ValueError:
+            raise ArgumentError("now", f"{now!r} is not an ISO date (YYYY-MM-DD)") from None
+
+    @staticmethod
+    def _day(value: Day, now: date, name: str, *, end: bool = False) -> date | None:
+        if value is None or isinstance(value, date):
+            return value
+        if not value.strip():
+            return None
+        try:
+            return parse_window(value, now, end=end)
+        except ValueError as exc:
+            raise ArgumentError(name, str(exc)) from None
+
+    def _window(
+        self, since: Day, until: Day, now: date, *, since_name: str = "since"
+    ) -> tuple[date | None, date | None]:
+        start = self._day(since, now, since_name)
+        end = self._day(until, now, "until", end=True)
+        if start is not None and end is not None and start > end:
+            raise ArgumentError(
+                since_name,
+                f"{since_name} ({start.isoformat()}) is after until ({end.isoformat()}), "
+                "so nothing can match",
+                hint="swap them, or drop one",
+            )
+        return start, end
+
+    def _recall_config(self, preset: str | None, config: RecallConfig | None) -> RecallConfig:
+        if config is not None:
+            return config
+        if preset is None:
+            return self.settings.recall
+        try:
+            return resolve_settings(self.workspace, env={}, recall_preset=preset).recall
+        except ConfigError as exc:
+            raise ArgumentError("preset", str(exc)) from None
+
+    # ------------------------------------------------------------------ reading
+
+    def recall(
+        self,
+        question: str,
+        k: int = 10,
+        since: Day = None,
+        until: Day = None,
+        *,
+        as_of: Day = None,
+        kind: str | Iterable[str] | None = None,
+        budget: int | None = None,
+        now: Day = None,
+        preset: str | None = None,
+        config: RecallConfig | None = None,
+    ) -> list[Packet]:
+        """The best cited packets for `question`, best first.
+
+        `since`/`until`/`as_of` take ``30d``, ``2w``, ``6m``, ``1y``, ``yesterday``, an ISO
+        day or a :class:`~datetime.date`, counted back from `now` (default today); `as_of`
+        leaves out facts superseded by that day. `kind` keeps only world, experience,
+        observation, opinion or log packets; `budget` stops at about that many tokens.
+        """
+        return self.recall_result(
+            question,
+            k,
+            since,
+            until,
+            as_of=as_of,
+            kind=kind,
+            budget=budget,
+            now=now,
+            preset=preset,
+            config=config,
+        ).packets
+
+    def recall_result(
+        self,
+        question: str,
+        k: int = 10,
+        since: Day = None,
+        until: Day = None,
+        *,
+        as_of: Day = None,
+        kind: str | Iterable[str] | None = None,
+        budget: int | None = None,
+        now: Day = None,
+        preset: str | None = None,
+        config: RecallConfig | None = None,
+    ) -> RecallResult:
+        """Like :meth:`recall`, with what the question was understood to be about (its
+        entities and time) and notices (e.g. "embeddings off: lexical + graph recall")."""
+        if not question or not question.strip():
+            raise ArgumentError("question", "the question is empty; ask something in words")
+        if k < 1:
+            raise ArgumentError("k", f"k must be at least 1, not {k}")
+        if budget is not None and budget < 1:
+            raise ArgumentError("budget", f"budget must be at least 1 token, not {budget}")
+        kinds = frozenset([kind] if isinstance(kind, str) else kind) if kind else None
+        if kinds and not kinds <= set(KINDS):
+            bad = ", ".join(sorted(kinds - set(KINDS)))
+            raise ArgumentError("kind", f"unknown kind {bad}; choose from {', '.join(KINDS)}")
+        with self._lock:
+            today = self._now(now)
+            start, end = self._window(since, until, today)
+            options = RecallOptions(
+                k=k,
+                now=today,
+                since=start,
+                until=end,
+                as_of=self._day(as_of, today, "as_of", end=True),
+                kinds=kinds,
+                budget=budget,
+                config=self._recall_config(preset, config),
+            )
+            result = self._reader().recall(question, options)
+            notices, self._notices = (*self._notices, *result.notices), []
+            return RecallResult(
+                packets=result.packets,
+                entities=result.entities,
+                time=result.time,
+                kinds=result.kinds,
+                notices=tuple(dict.fromkeys(notices)),
+            )
+
+    def about(self, name: str) -> EntityCard:
+        """Everything known about one entity: aliases, current facts, what changed,
+        opinions, recent events, related entities. Unknown names raise
+        :class:`~graphmem.about.UnknownEntityError` with close matches."""
+        with self._lock:
+            return entity_card(self._reader().graph, name)
+
+    def timeline(
+        self, name: str, since: Day = None, until: Day = None, *, now: Day = None
+    ) -> Timeline:
+        """Dated statements mentioning `name`, oldest first, within [since, until]."""
+        with self._lock:
+            start, end = self._window(since, until, self._now(now))
+            entity, lines = entity_timeline(self._reader().graph, name, start, end)
+            return Timeline(entity["slug"], entity["name"], tuple(lines))
+
+    def opinions(self, entity: str | None = None) -> list[OpinionView]:
+        """Every opinion (or those about `entity`) with its confidence, evidence for and
+        against, and history."""
+        from graphmem.reflect import opinions as list_opinions
+
+        with self._lock:
+            return list_opinions(self._reader().graph, entity)
+
+    def entities(self) -> list[EntitySummary]:
+        """Every entity, most mentioned first."""
+        with self._lock:
+            rows = self._reader().graph.run("entity/list").dicts()
+        return [
+            EntitySummary(
+                slug=r["slug"],
+                name=r["name"],
+                kind=r["kind"],
+                aliases=tuple(r["aliases"] or ()),
+                mentions=int(r["mentions"] or 0),
+                first_seen=r["first_seen"],
+                last_seen=r["last_seen"],
+                page=r["page"],
+            )
+            for r in rows
+        ]
+
+    def status(self) -> Status:
+        """Counts, freshness against the workspace's files, warnings, degraded features."""
+        with self._lock:
+            self._check_workspace()
+            return index_status(self.settings)
+
+    def cypher(
+        self, statement: str, params: dict[str, Any] | None = None, *, write: bool = False
+    ) -> Rows:
+        """Run your own Cypher; read-only unless `write` (writes last until the next index).
+
+        Every ``$name`` the statement uses must be in `params` and nothing else may be:
+        a missing parameter is an error, never an unfiltered answer.
+        """
+        params = dict(params or {})
+        if not statement.strip():
+            raise ArgumentError("statement", "the Cypher statement is empty")
+        used, given = parameters(statement), set(params)
+        if used != given:
+            parts = []
+            if missing := sorted(used - given):
+                parts.append("missing " + ", ".join(f"${p}" for p in missing))
+            if extra := sorted(given - used):
+                parts.append("unknown " + ", ".join(f"${p}" for p in extra))
+            raise QueryError(
+                f"cypher: {'; '.join(parts)}",
+                hint="give each $name the statement uses as --param name=VALUE "
+                "(Python: params={'name': value})",
+            )
+        with self._lock:
+            self._check_workspace()
+            if write:
+                self.close()  # a writer cannot open the database beside our reader
+            return run_cypher(self.settings, statement, params, write=write)
+
+    def query(self, name: str, params: dict[str, Any] | None = None) -> Rows:
+        """Run a named query from queries/ (``graphmem query --list``) with exactly its
+        parameters."""
+        params = dict(params or {})
+        query = get_query(name)
+        query.check(params)
+        with self._lock:
+            if query.writes:
+                from graphmem.api import run_named
+
+                self._check_workspace()
+                self.close()
+                return run_named(self.settings, name, params)
+            return self._reader().graph.run(name, **params)
+
+    def export(self, fmt: str = "graphml", out: str | Path = "graphmem-export") -> ExportReport:
+        """Write the graph as GraphML (Gephi, yEd), ``cypher`` (CSVs + load scripts for
+        Neo4j/Memgraph/Kùzu) or ``csv`` into the folder `out`."""
+        from graphmem.export import FORMATS, export_graph
+
+        if fmt not in FORMATS:
+            raise ArgumentError(
+                "format", f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}"
+            )
+        with self._lock:
+            return export_graph(self._reader().graph, fmt, Path(out))  # type: ignore[arg-type]
+
+    # ------------------------------------------------------------------ writing
+
+    def index(self, *, force: bool = False, progress: Progress | None = None) -> IndexReport:
+        """Bring the index up to date with the Markdown (incremental, atomic); `force`
+        rebuilds it from Markdown alone."""
+        with self._lock:
+            self._check_workspace()
+            try:
+                return index_workspace(self.settings, force=force, progress=progress)
+            finally:
+                self._release_if_stale()
+
+    def retain(self, bullet: str, *, today: Day = None) -> RetainResult:
+        """Append one typed bullet (``W|B|O|O(c=0.8)|S @Entity: text``, a leading ``- ``
+        is fine) to the Retain section of today's log, then re-index. A malformed bullet
+        raises :class:`~graphmem.errors.BulletError` and nothing is written."""
+        from graphmem.retain import retain as do_retain
+
+        with self._lock:
+            self._check_workspace()
+            try:
+                return do_retain(self.settings, bullet, today=self._now(today))
+            finally:
+                self._release_if_stale()
+
+    def reflect(self, since: Day = "7d", *, dry_run: bool = True, now: Day = None) -> ReflectReport:
+        """The confidence moves whose evidence is dated in [since, now], and the bank pages
+        regenerated from the graph (hand edits kept). By default a dry run: pages' diffs
+        are reported and nothing is written; pass ``dry_run=False`` to write them."""
+        from graphmem.reflect import reflect as run_reflect
+
+        with self._lock:
+            self._check_workspace()
+            today = self._now(now)
+            start = self._day(since, today, "since")
+            if start is None:
+                raise ArgumentError("since", "reflect needs a start day (7d, 2025-11-01, ...)")
+            if start > today:
+                raise ArgumentError(
+                    "since", f"since ({start.isoformat()}) is after now ({today.isoformat()})"
+                )
+            try:
+                return run_reflect(self.settings, start, today, dry_run=dry_run)
+            finally:
+                self._release_if_stale()
+
+    def merge(self, keep: str, alias: str) -> MergeResult:
+        """Record entity `alias` as an alias of `keep` on keep's bank page, then re-index."""
+        from graphmem.merge import merge_entities
+
+        with self._lock:
+            self._check_workspace()
+            self.close()
+            try:
+                return merge_entities(self.settings, keep, alias)
+            finally:
+                self._release_if_stale()
+
+    def watch(
+        self,
+        *,
+        interval: float = 1.0,
+        debounce: float = 1.0,
+        on_index: Callable[[IndexReport], None] | None = None,
+        on_busy: Callable[[str], None] | None = None,
+        on_deleted: Callable[[list[str]], None] | None = None,
+        stop: threading.Event | None = None,
+    ) -> None:
+        """Index now and after every quiet change until `stop` is set (or Ctrl-C);
+        `on_deleted` hears which files disappeared before each index that follows."""
+        from graphmem.watch import watch as run_watch
+
+        with self._lock:
+            self._check_workspace()
+            self.close()
+            run_watch(
+                self.settings,
+                interval=interval,
+                debounce=debounce,
+                on_index=on_index,
+                on_busy=on_busy,
+                on_deleted=on_deleted,
+                stop=stop,
+            )
