@@ -1,23 +1,98 @@
-"""The ``graphmem`` command line: each command parses arguments, makes one library call,
-and renders. The only module that imports typer."""
+"""The ``graphmem`` command line: each command parses arguments, makes one
+:class:`graphmem.Memory` call, and renders. The only module that imports typer.
+
+Conventions: ``--workspace/-w`` goes before or after the command name; ``--json`` on every
+command prints machine output, and with it errors are JSON on stdout too
+(``{"error": ..., "hint": ...}``) with the same exit codes: 1 for a failure, 2 for a usage
+error.
+"""
 
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import sys
 from collections.abc import Callable, Sequence
 from datetime import date, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from typer.core import TyperArgument, TyperGroup, TyperOption
 
+from graphmem import __version__
 from graphmem.config import Settings, resolve_settings
-from graphmem.errors import GraphmemError
+from graphmem.errors import ArgumentError, GraphmemError
+
+if TYPE_CHECKING:
+    from graphmem.memory import Memory
+
+
+# ----------------------------------------------------------------------------- help and errors
+
+
+def _plain_metavars() -> None:
+    """Help in the usual form: ``QUESTION`` and ``--k N``, not ``{question} <str>``,
+    ``<bool>`` or ``<list[str]>`` (Typer 0.29's defaults)."""
+    option_type = TyperOption.display_type_rich
+
+    def argument_usage(self: TyperArgument) -> str:
+        name = self.metavar or (self.name or "").upper()
+        name = name if self.required else f"[{name}]"
+        return name + ("..." if self.nargs != 1 else "")
+
+    def option_display(self: TyperOption, ctx: Any) -> str | None:
+        if self.is_flag and self.metavar is None:
+            return None
+        return option_type(self, ctx)
+
+    TyperArgument._usage_display_name = argument_usage  # type: ignore[method-assign]
+    TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign]
+    TyperOption.display_type_rich = option_display  # type: ignore[method-assign]
+
+
+_plain_metavars()
+
+
+def _json_error(message: str, hint: str | None) -> None:
+    typer.echo(json.dumps({"error": message, "hint": hint}, ensure_ascii=False, indent=2))
+
+
+class _Group(TyperGroup):
+    """With ``--json`` anywhere on the line, usage errors (a bad flag, a missing argument)
+    come out as JSON too, with click's exit code."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        argv = list(sys.argv[1:] if args is None else args)
+        if "--json" not in argv or not standalone_mode:
+            return super().main(argv, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            code = super().main(argv, prog_name, complete_var, False, **extra)
+        except typer.Abort:
+            _json_error("aborted", None)
+            sys.exit(1)
+        except Exception as exc:
+            # click's ClickException (UsageError, BadParameter, ...), without importing click.
+            if not (hasattr(exc, "exit_code") and hasattr(exc, "format_message")):
+                raise
+            ctx = getattr(exc, "ctx", None)
+            path = ctx.command_path if ctx is not None else "graphmem"
+            _json_error(exc.format_message(), f"see `{path} --help`")
+            sys.exit(exc.exit_code)
+        sys.exit(code if isinstance(code, int) else 0)
+
 
 app = typer.Typer(
+    cls=_Group,
     no_args_is_help=True,
     add_completion=False,
     help="Offline knowledge-graph memory for AI agents: Markdown in, cited recall out.",
@@ -31,17 +106,32 @@ class _State:
 
 state = _State()
 
+WorkspaceOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--workspace",
+        "-w",
+        metavar="DIR",
+        help="Workspace folder (default: $GRAPHMEM_WORKSPACE, else ~/.openclaw/workspace).",
+    ),
+]
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"graphmem {__version__}")
+        raise typer.Exit()
+
 
 @app.callback()
 def _main(
-    workspace: Annotated[
-        Path | None,
+    workspace: WorkspaceOpt = None,
+    version: Annotated[
+        bool,
         typer.Option(
-            "--workspace",
-            "-w",
-            help="Workspace folder (default: $GRAPHMEM_WORKSPACE, else ~/.openclaw/workspace).",
+            "--version", is_eager=True, callback=_version, help="Print the version and exit."
         ),
-    ] = None,
+    ] = False,
 ) -> None:
     try:
         state.settings = resolve_settings(workspace)
@@ -49,9 +139,19 @@ def _main(
         raise fail(str(exc)) from None
 
 
-def settings() -> Settings:
-    """The settings resolved by the callback (or from the environment)."""
+def settings(workspace: Path | None = None) -> Settings:
+    """The settings: `workspace` given after the command name wins over the one before it
+    (resolved by the callback) and the environment."""
+    if workspace is not None:
+        state.settings = resolve_settings(workspace)
     return state.settings or resolve_settings()
+
+
+def memory(workspace: Path | None = None) -> Memory:
+    """The :class:`Memory` a command works through."""
+    from graphmem.memory import Memory
+
+    return Memory.open(settings(workspace))
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
@@ -60,15 +160,31 @@ def fail(message: str, code: int = 1) -> typer.Exit:
     return typer.Exit(code)
 
 
+#: Library argument names -> the flags that carry them.
+_FLAGS = {
+    "as_of": "--as-of",
+    "question": "QUESTION",
+    "statement": "STATEMENT",
+    "format": "--format",
+    "workspace": "--workspace",
+}
+
+
 def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn library errors into one clear line on stderr and exit code 1."""
-    import functools
+    """Library errors become one clear line on stderr and exit code 1 (with ``--json``: a
+    JSON object on stdout); a bad argument value is a usage error naming its flag (exit 2)."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
+        except ArgumentError as exc:
+            flag = _FLAGS.get(exc.param, "--" + exc.param.replace("_", "-"))
+            raise typer.BadParameter(str(exc), param_hint=flag) from None
         except GraphmemError as exc:
+            if kwargs.get("json_out"):
+                _json_error(exc.message, exc.hint)
+                raise typer.Exit(1) from None
             raise fail(str(exc)) from None
 
     return wrapper
@@ -134,25 +250,52 @@ CsvOpt = Annotated[bool, typer.Option("--csv", help="Print CSV.")]
 # ----------------------------------------------------------------------------- commands
 
 
+def _echo_json(data: Any) -> None:
+    typer.echo(json.dumps(_plain(data), ensure_ascii=False, indent=2))
+
+
+def _index_dict(report: Any) -> dict[str, Any]:
+    return {
+        "generation": report.generation,
+        "changed": report.changed,
+        "mode": report.mode,
+        "files": report.files,
+        "parsed": report.parsed,
+        "removed": report.removed,
+        "counts": dict(report.counts),
+        "warnings": [str(w) for w in report.warnings],
+        "degraded": list(report.degraded),
+        "seconds": round(report.seconds, 3),
+    }
+
+
 @app.command()
 @guarded
 def index(
     force: Annotated[
         bool, typer.Option("--force", help="Re-read every file and rebuild from Markdown alone.")
     ] = False,
+    json_out: JsonOpt = False,
+    workspace: WorkspaceOpt = None,
 ) -> None:
     """Compile the workspace's Markdown into the graph (incremental; atomic)."""
-    from graphmem.index import index_workspace
+    from graphmem.memory import empty_notice
 
-    s = settings()
-    progress = _progress_bar() if sys.stderr.isatty() else None
-    report = index_workspace(s, force=force, progress=progress)
+    with memory(workspace) as mem:
+        progress = _progress_bar() if sys.stderr.isatty() and not json_out else None
+        report = mem.index(force=force, progress=progress)
+        empty = empty_notice(mem.workspace) if report.files == 0 else None
     if progress:
         typer.echo("", err=True)
+    if json_out:
+        _echo_json(_index_dict(report) | {"notice": empty})
+        return
     for warning in report.warnings if report.changed else ():
         typer.echo(f"warning: {warning}", err=True)
     for notice in report.degraded:
         typer.echo(f"notice: {notice}", err=True)
+    if empty:
+        typer.echo(f"notice: {empty}", err=True)
     if not report.changed:
         typer.echo(f"up to date ({report.files} files, {report.generation})")
         return
@@ -189,16 +332,24 @@ def _progress_bar() -> Callable[[str, int, int], None]:
 
 @app.command()
 @guarded
-def status(json_out: JsonOpt = False) -> None:
+def status(json_out: JsonOpt = False, workspace: WorkspaceOpt = None) -> None:
     """Counts, freshness, what is degraded and why, and the last index's warnings."""
-    from graphmem.api import status as get_status
+    from graphmem.memory import empty_notice
 
-    st = get_status(settings())
+    with memory(workspace) as mem:
+        st = mem.status()
+        empty = empty_notice(mem.workspace) if st.files == 0 else None
     if json_out:
-        data = _plain(st.__dict__ | {"fresh": st.fresh, "warnings": [str(w) for w in st.warnings]})
-        typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        data = st.__dict__ | {
+            "fresh": st.fresh,
+            "warnings": [str(w) for w in st.warnings],
+            "notice": empty,
+        }
+        _echo_json(data)
         return
     typer.echo(f"workspace  {st.workspace}")
+    if empty:
+        typer.echo(f"files      0: {empty}")
     if st.generation is None:
         typer.echo(f"index      none yet ({st.files} files waiting); run `graphmem index`")
         return
@@ -212,7 +363,8 @@ def status(json_out: JsonOpt = False) -> None:
             "run `graphmem index`"
         )
     )
-    typer.echo(f"files      {st.files} ({fresh})")
+    if not empty:
+        typer.echo(f"files      {st.files} ({fresh})")
     counts = ", ".join(f"{v} {k}" for k, v in sorted(st.counts.items()))
     typer.echo(f"graph      {counts}")
     for notice in st.degraded:
@@ -224,24 +376,28 @@ def status(json_out: JsonOpt = False) -> None:
         typer.echo(f"  {w}")
 
 
+ParamOpt = Annotated[
+    list[str] | None,
+    typer.Option("--param", "-p", metavar="KEY=VALUE", help="A $parameter as key=value."),
+]
+
+
 @app.command()
 @guarded
 def cypher(
-    statement: Annotated[str, typer.Argument(help="A Cypher statement.")],
-    param: Annotated[
-        list[str] | None, typer.Option("--param", "-p", help="A $parameter as key=value.")
-    ] = None,
+    statement: Annotated[str, typer.Argument(metavar="STATEMENT", help="A Cypher statement.")],
+    param: ParamOpt = None,
     write: Annotated[
         bool, typer.Option("--write", help="Allow writes (they last until the next index).")
     ] = False,
     json_out: JsonOpt = False,
     csv_out: CsvOpt = False,
+    workspace: WorkspaceOpt = None,
 ) -> None:
     """Run your own Cypher against the graph (read-only unless --write)."""
-    from graphmem.api import run_cypher
-
     fmt = _format(json_out, csv_out)
-    rows = run_cypher(settings(), statement, parse_params(param or []), write=write)
+    with memory(workspace) as mem:
+        rows = mem.cypher(statement, parse_params(param or []), write=write)
     typer.echo(render_rows(rows.columns, rows.rows, fmt))
 
 
@@ -251,8 +407,8 @@ def parse_params(items: Sequence[str]) -> dict[str, Any]:
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise typer.BadParameter(f"{item!r}: expected key=value")
-        out[key.strip()] = _convert(value)
+            raise typer.BadParameter(f"{item!r}: expected key=value", param_hint="--param")
+        out[key.strip().removeprefix("$")] = _convert(value)
     return out
 
 
@@ -265,121 +421,132 @@ def _convert(value: str) -> Any:
     return value
 
 
+def _query_list(fmt: str) -> str:
+    from graphmem.queries import FOR_PEOPLE, INTERNAL_STAGES, listing, stage_of
+
+    queries = listing()
+    if fmt != "table":
+        rows = [
+            [
+                q.name,
+                " ".join(f"${p}" for p in sorted(q.params)),
+                q.description,
+                "people" if stage_of(q.name) in FOR_PEOPLE else "internal",
+                stage_of(q.name),
+            ]
+            for q in queries
+        ]
+        return render_rows(["name", "params", "description", "audience", "stage"], rows, fmt)
+
+    def table(qs: Sequence[Any]) -> str:
+        rows = [[q.name, " ".join(f"${p}" for p in sorted(q.params)), q.description] for q in qs]
+        return render_table(["name", "params", "description"], rows)
+
+    out = ["Queries to run yourself (graphmem query NAME --param key=value):", ""]
+    out.append(table([q for q in queries if stage_of(q.name) in FOR_PEOPLE]))
+    out += ["", "Internal queries, the steps of graphmem's own commands, by stage:"]
+    for stage, used_by in INTERNAL_STAGES.items():
+        qs = [q for q in queries if stage_of(q.name) == stage]
+        if qs:
+            out += ["", f"{stage}/ (run by {used_by}):", table(qs)]
+    return "\n".join(out)
+
+
 @app.command()
 @guarded
 def query(
-    name: Annotated[str | None, typer.Argument(help="A named query, e.g. entity/facts.")] = None,
-    param: Annotated[
-        list[str] | None, typer.Option("--param", "-p", help="A $parameter as key=value.")
+    name: Annotated[
+        str | None, typer.Argument(metavar="NAME", help="A named query, e.g. entity/facts.")
     ] = None,
+    param: ParamOpt = None,
     list_: Annotated[bool, typer.Option("--list", help="List the named queries.")] = False,
     json_out: JsonOpt = False,
     csv_out: CsvOpt = False,
+    workspace: WorkspaceOpt = None,
 ) -> None:
     """Run a named query from queries/ (see --list)."""
-    from graphmem.api import run_named
-    from graphmem.queries import catalog
-
     fmt = _format(json_out, csv_out)
     if list_ or name is None:
-        rows = [
-            [q.name, " ".join(f"${p}" for p in sorted(q.params)), q.description]
-            for q in catalog().values()
-        ]
-        typer.echo(render_rows(["name", "params", "description"], rows, fmt))
+        typer.echo(_query_list(fmt))
         return
-    result = run_named(settings(), name, parse_params(param or []))
+    with memory(workspace) as mem:
+        result = mem.query(name, parse_params(param or []))
     typer.echo(render_rows(result.columns, result.rows, fmt))
 
 
-def _day_option(value: str | None, now: date, name: str, *, end: bool = False) -> date | None:
-    from graphmem.timex import parse_window
-
-    if value is None:
-        return None
-    try:
-        return parse_window(value, now, end=end)
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc), param_hint=name) from None
-
-
-def _now(value: str | None) -> date:
-    if value is None:
-        return date.today()
-    try:
-        return date.fromisoformat(value[:10])
-    except ValueError:
-        raise typer.BadParameter(
-            f"{value!r} is not an ISO date (YYYY-MM-DD)", param_hint="--now"
-        ) from None
-
-
 KINDS = ("world", "experience", "observation", "opinion", "log")
+DayOpt = Annotated[
+    str | None,
+    typer.Option(
+        metavar="DAY", help="Only from this day on: 30d, 2w, 6m, 1y, yesterday or YYYY-MM-DD."
+    ),
+]
+UntilOpt = Annotated[
+    str | None,
+    typer.Option(metavar="DAY", help="Only up to this day (same forms as --since)."),
+]
+NowOpt = Annotated[
+    str | None,
+    typer.Option(metavar="DAY", help="Reference date for relative days (default: today)."),
+]
 
 
 @app.command()
 @guarded
 def recall(
-    question: Annotated[str, typer.Argument(help="What you want to remember, in plain words.")],
-    k: Annotated[int, typer.Option("--k", min=1, max=1000, help="How many results.")] = 10,
-    since: Annotated[
-        str | None,
-        typer.Option(help="Only from this day on: 30d, 2w, 6m, 1y, yesterday or YYYY-MM-DD."),
-    ] = None,
-    until: Annotated[
-        str | None, typer.Option(help="Only up to this day (same forms as --since).")
-    ] = None,
+    question: Annotated[
+        str,
+        typer.Argument(metavar="QUESTION", help="What you want to remember, in plain words."),
+    ],
+    k: Annotated[
+        int, typer.Option("--k", "-k", min=1, max=1000, metavar="N", help="How many results.")
+    ] = 10,
+    since: DayOpt = None,
+    until: UntilOpt = None,
     as_of: Annotated[
         str | None,
-        typer.Option("--as-of", help="What was true on this day: superseded facts are left out."),
+        typer.Option(
+            "--as-of",
+            metavar="DAY",
+            help="What was true on this day: superseded facts are left out.",
+        ),
     ] = None,
     kind: Annotated[
         list[str] | None,
         typer.Option(
-            "--kind", help="Only these kinds: world, experience, observation, opinion, log."
+            "--kind",
+            metavar="KIND",
+            help="Only these kinds: world, experience, observation, opinion, log.",
         ),
     ] = None,
     budget: Annotated[
-        int | None, typer.Option(min=1, help="Pack results until about this many tokens.")
+        int | None,
+        typer.Option(min=1, metavar="TOKENS", help="Pack results until about this many tokens."),
     ] = None,
-    now: Annotated[
-        str | None, typer.Option(help="Reference date for relative times (default: today).")
-    ] = None,
+    now: NowOpt = None,
     preset: Annotated[
         str | None,
         typer.Option(
-            help="Recall preset: default, lexical, precise, broad, or one of your config file's."
+            metavar="NAME",
+            help="Recall preset: default, lexical, precise, broad, or one of your config file's.",
         ),
     ] = None,
     json_out: JsonOpt = False,
+    workspace: WorkspaceOpt = None,
 ) -> None:
     """Find the memories that answer a question, with exact sources."""
-    from graphmem.config import ConfigError
-    from graphmem.recall import RecallOptions
-    from graphmem.recall import recall as run_recall
-
-    today = _now(now)
-    kinds = frozenset(kind) if kind else None
-    if kinds and not kinds <= set(KINDS):
-        raise typer.BadParameter(f"choose from {', '.join(KINDS)}", param_hint="--kind")
-    s = settings()
-    if preset is not None:
-        try:
-            s = resolve_settings(s.workspace, recall_preset=preset)
-        except ConfigError as exc:
-            raise typer.BadParameter(str(exc), param_hint="--preset") from None
-    config = s.recall
-    options = RecallOptions(
-        k=k,
-        now=today,
-        since=_day_option(since, today, "--since"),
-        until=_day_option(until, today, "--until", end=True),
-        as_of=_day_option(as_of, today, "--as-of", end=True),
-        kinds=kinds,
-        budget=budget,
-        config=config,
-    )
-    result = run_recall(s, question, options)
+    with memory(workspace) as mem:
+        result = mem.recall_result(
+            question,
+            k,
+            since,
+            until,
+            as_of=as_of,
+            kind=kind,
+            budget=budget,
+            now=now,
+            preset=preset,
+        )
     for notice in result.notices:
         typer.echo(f"notice: {notice}", err=True)
     if json_out:
@@ -418,16 +585,17 @@ def _print_lines(title: str, lines: Sequence[Any]) -> None:
             typer.echo(f"      evidence: {ev}")
 
 
+NameArg = Annotated[
+    str, typer.Argument(metavar="NAME", help="An entity's name, slug or alias (e.g. Pete).")
+]
+
+
 @app.command()
 @guarded
-def about(
-    name: Annotated[str, typer.Argument(help="An entity's name, slug or alias (e.g. Pete).")],
-    json_out: JsonOpt = False,
-) -> None:
+def about(name: NameArg, json_out: JsonOpt = False, workspace: WorkspaceOpt = None) -> None:
     """Entity card: aliases, current facts, superseded history, opinions, recent events, related."""
-    from graphmem.about import open_card
-
-    card = open_card(settings(), name)
+    with memory(workspace) as mem:
+        card = mem.about(name)
     if json_out:
         typer.echo(json.dumps(card.to_dict(), ensure_ascii=False, indent=2))
         return
@@ -448,52 +616,61 @@ def about(
 @app.command()
 @guarded
 def timeline(
-    name: Annotated[str, typer.Argument(help="An entity's name, slug or alias.")],
-    since: Annotated[str | None, typer.Option(help="From this day (30d, 2025-09-01, ...).")] = None,
-    until: Annotated[str | None, typer.Option(help="Up to this day.")] = None,
-    now: Annotated[str | None, typer.Option(help="Reference date for relative days.")] = None,
+    name: NameArg,
+    since: DayOpt = None,
+    until: UntilOpt = None,
+    now: NowOpt = None,
     json_out: JsonOpt = False,
+    workspace: WorkspaceOpt = None,
 ) -> None:
     """Everything dated that mentions an entity, oldest first."""
-    from graphmem.about import timeline as get_timeline
-    from graphmem.api import open_graph
-
-    today = _now(now)
-    with open_graph(settings()) as graph:
-        entity, lines = get_timeline(
-            graph,
-            name,
-            _day_option(since, today, "--since"),
-            _day_option(until, today, "--until", end=True),
-        )
+    with memory(workspace) as mem:
+        tl = mem.timeline(name, since, until, now=now)
     if json_out:
-        typer.echo(
-            json.dumps(
-                {"entity": entity["slug"], "events": [x.to_dict() for x in lines]},
-                ensure_ascii=False,
-                indent=2,
-            )
-        )
+        typer.echo(json.dumps(tl.to_dict(), ensure_ascii=False, indent=2))
         return
-    typer.echo(f"{entity['name']}: {len(lines)} dated mentions")
-    for line in lines:
+    typer.echo(f"{tl.name}: {len(tl.events)} dated mentions")
+    for line in tl.events:
         typer.echo(
             f"{line.when or '':<24} {line.kind:<11} {line.text.splitlines()[0][:110]}  ({line.source})"
         )
 
 
-@app.command()
+@app.command(context_settings={"ignore_unknown_options": True})
 @guarded
 def retain(
-    bullet: Annotated[str, typer.Argument(help="One typed bullet: W|B|O|O(c=0.8)|S @Entity: text")],
+    bullet: Annotated[
+        str,
+        typer.Argument(
+            metavar="BULLET",
+            help="One typed bullet: W|B|O|O(c=0.8)|S @Entity: text (a leading '- ' is fine).",
+        ),
+    ],
     today: Annotated[
-        str | None, typer.Option(help="The day's log to append to (default: today).")
+        str | None,
+        typer.Option(metavar="DAY", help="The day's log to append to (default: today)."),
     ] = None,
+    json_out: JsonOpt = False,
+    workspace: WorkspaceOpt = None,
 ) -> None:
     """Append a validated bullet to today's ## Retain section, then re-index that file."""
-    from graphmem.retain import retain as do_retain
-
-    result = do_retain(settings(), bullet, today=_now(today))
+    with memory(workspace) as mem:
+        result = mem.retain(bullet, today=today)
+    if json_out:
+        _echo_json(
+            {
+                "path": result.path,
+                "line": result.line,
+                "id": result.id,
+                "source": result.source,
+                "notice": result.notice,
+                "warnings": list(result.warnings),
+                "generation": result.report.generation if result.report else None,
+            }
+        )
+        return
+    for warning in result.warnings:
+        typer.echo(f"warning: {warning}", err=True)
     if result.notice:
         typer.echo(f"notice: {result.notice}", err=True)
     typer.echo(f"retained at {result.source}")
@@ -502,15 +679,15 @@ def retain(
 @app.command()
 @guarded
 def opinions(
-    entity: Annotated[str | None, typer.Option(help="Only opinions about this entity.")] = None,
+    entity: Annotated[
+        str | None, typer.Option(metavar="NAME", help="Only opinions about this entity.")
+    ] = None,
     json_out: JsonOpt = False,
+    workspace: WorkspaceOpt = None,
 ) -> None:
     """Opinions: statement, confidence, last update, evidence for and against, history."""
-    from graphmem.api import open_graph
-    from graphmem.reflect import opinions as list_opinions
-
-    with open_graph(settings()) as graph:
-        views = list_opinions(graph, entity)
+    with memory(workspace) as mem:
+        views = mem.opinions(entity)
     if json_out:
         typer.echo(json.dumps([v.to_dict() for v in views], ensure_ascii=False, indent=2))
         return
@@ -533,22 +710,42 @@ def opinions(
 @guarded
 def reflect(
     since: Annotated[
-        str, typer.Option(help="Window of new evidence: 7d, 30d, 2025-11-01, ...")
+        str, typer.Option(metavar="DAY", help="Window of new evidence: 7d, 30d, 2025-11-01, ...")
     ] = "7d",
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Show confidence moves and page diffs; write nothing.")
     ] = False,
     now: Annotated[
-        str | None, typer.Option(help="Reference date for --since (default today).")
+        str | None,
+        typer.Option(metavar="DAY", help="Reference date for --since (default today)."),
     ] = None,
+    json_out: JsonOpt = False,
+    workspace: WorkspaceOpt = None,
 ) -> None:
     """Update beliefs from the window's evidence and regenerate bank/ (hand edits kept)."""
-    from graphmem.reflect import reflect as run_reflect
-
-    today = _now(now)
-    start = _day_option(since, today, "--since")
-    assert start is not None
-    report = run_reflect(settings(), start, today, dry_run=dry_run)
+    with memory(workspace) as mem:
+        report = mem.reflect(since, dry_run=dry_run, now=now)
+    changed = [p for p in report.pages if p.changed]
+    skipped = [p for p in report.pages if p.reason]
+    if json_out:
+        _echo_json(
+            {
+                "since": report.since,
+                "now": report.now,
+                "dry_run": report.dry_run,
+                "moves": [
+                    {"opinion": view.id, "statement": view.statement, "source": view.source}
+                    | dict(move)
+                    for view, move in report.moves
+                ],
+                "pages": [
+                    {"path": p.path, "changed": p.changed, "reason": p.reason, "diff": p.diff}
+                    for p in report.pages
+                    if p.changed or p.reason
+                ],
+            }
+        )
+        return
     typer.echo(
         f"confidence moves from evidence dated {report.since} .. {report.now}: {len(report.moves)}"
     )
@@ -557,8 +754,6 @@ def reflect(
             f"  {move['old']:.2f} -> {move['new']:.2f}  {view.statement.splitlines()[0][:70]}"
             f"  ({move['relation']}: {move['reason']}; {move['day']})"
         )
-    changed = [p for p in report.pages if p.changed]
-    skipped = [p for p in report.pages if p.reason]
     verb = "would change" if dry_run else "changed"
     typer.echo(f"bank pages {verb}: {len(changed)}")
     for page in changed:
@@ -570,45 +765,78 @@ def reflect(
 @app.command()
 @guarded
 def watch(
-    interval: Annotated[float, typer.Option(min=0.05, help="Seconds between checks.")] = 1.0,
-    debounce: Annotated[
-        float, typer.Option(min=0.0, help="Quiet seconds after a change before indexing.")
+    interval: Annotated[
+        float, typer.Option(min=0.05, metavar="SECONDS", help="Seconds between checks.")
     ] = 1.0,
+    debounce: Annotated[
+        float,
+        typer.Option(
+            min=0.0, metavar="SECONDS", help="Quiet seconds after a change before indexing."
+        ),
+    ] = 1.0,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object a line per event.")
+    ] = False,
+    workspace: WorkspaceOpt = None,
 ) -> None:
-    """Re-index whenever the workspace's Markdown changes (incremental); Ctrl-C stops."""
-    from graphmem.watch import watch as run_watch
+    """Re-index whenever the workspace's Markdown changes (incremental); Ctrl-C stops.
+
+    Each warning about the input is printed once, when it first appears."""
+    shown: set[str] = set()
+
+    def emit(event: str, text: str, err: bool = False, **data: Any) -> None:
+        if json_out:
+            typer.echo(json.dumps(_plain({"event": event, **data}), ensure_ascii=False))
+        else:
+            typer.echo(text, err=err)
+
+    def stamp() -> str:
+        return datetime.now().strftime("%H:%M:%S")
 
     def report(r: Any) -> None:
-        stamp = datetime.now().strftime("%H:%M:%S")
+        new = [str(w) for w in r.warnings if str(w) not in shown]
+        shown.update(new)
         if r.changed:
-            typer.echo(
-                f"{stamp} indexed {r.parsed} changed file(s) in {r.seconds:.2f}s -> {r.generation}"
+            emit(
+                "indexed",
+                f"{stamp()} indexed {r.parsed} changed file(s), {r.removed} removed, in "
+                f"{r.seconds:.2f}s -> {r.generation}",
+                **_index_dict(r),
             )
-            for w in r.warnings:
-                typer.echo(f"warning: {w}", err=True)
         else:
-            typer.echo(f"{stamp} up to date ({r.files} files); watching {settings().workspace}")
+            emit(
+                "up-to-date",
+                f"{stamp()} up to date ({r.files} files); watching {mem.workspace}",
+                files=r.files,
+                generation=r.generation,
+            )
+        for w in new:
+            emit("warning", f"warning: {w}", err=True, warning=w)
 
-    try:
-        run_watch(
-            settings(),
-            interval=interval,
-            debounce=debounce,
-            on_index=report,
-            on_busy=lambda msg: typer.echo(f"busy: {msg}", err=True),
-        )
-    except KeyboardInterrupt:
-        typer.echo("stopped")
+    def deleted(paths: list[str]) -> None:
+        emit("deleted", f"{stamp()} deleted: {', '.join(paths)}", paths=paths)
+
+    with memory(workspace) as mem:
+        try:
+            mem.watch(
+                interval=interval,
+                debounce=debounce,
+                on_index=report,
+                on_busy=lambda msg: emit("busy", f"busy: {msg}", err=True, message=msg),
+                on_deleted=deleted,
+            )
+        except KeyboardInterrupt:
+            emit("stopped", "stopped")
 
 
 @app.command()
 @guarded
-def serve() -> None:
+def serve(workspace: WorkspaceOpt = None) -> None:
     """Run the MCP server on stdio (tools: memory_recall, memory_about, memory_timeline,
-    memory_retain, memory_get, memory_status)."""
+    memory_retain, memory_get, memory_status). Its stdout is the protocol, so no --json."""
     from graphmem.mcp_server import serve_stdio
 
-    serve_stdio(settings())
+    serve_stdio(settings(workspace))
 
 
 @app.command()
@@ -616,21 +844,32 @@ def serve() -> None:
 def export(
     fmt: Annotated[
         str,
-        typer.Option("--format", help="graphml (Gephi, yEd), cypher (CSVs + load scripts) or csv."),
+        typer.Option(
+            "--format",
+            metavar="FORMAT",
+            help="graphml (Gephi, yEd), cypher (CSVs + load scripts) or csv.",
+        ),
     ] = "graphml",
-    out: Annotated[Path, typer.Option("--out", help="Folder to write into.")] = Path(
+    out: Annotated[Path, typer.Option("--out", metavar="DIR", help="Folder to write into.")] = Path(
         "graphmem-export"
     ),
+    json_out: JsonOpt = False,
+    workspace: WorkspaceOpt = None,
 ) -> None:
     """Export the graph for Gephi/yEd (GraphML) or a Neo4j/Memgraph/Kùzu server (CSV + Cypher)."""
-    from graphmem.api import open_graph
-    from graphmem.export import FORMATS, export_graph
-
-    if fmt not in FORMATS:
-        raise typer.BadParameter(f"choose from {', '.join(FORMATS)}", param_hint="--format")
-    with open_graph(settings()) as graph:
-        report = export_graph(graph, fmt, out)  # type: ignore[arg-type]
+    with memory(workspace) as mem:
+        report = mem.export(fmt, out)
     total = sum(report.counts.values())
+    if json_out:
+        _echo_json(
+            {
+                "format": report.format,
+                "out": str(report.out),
+                "counts": dict(report.counts),
+                "files": [str(f) for f in report.files],
+            }
+        )
+        return
     typer.echo(f"wrote {len(report.files)} files to {report.out} ({total} nodes and relationships)")
 
 
@@ -640,11 +879,11 @@ app.add_typer(config_app, name="config")
 
 @config_app.command("show")
 @guarded
-def config_show(json_out: JsonOpt = False) -> None:
+def config_show(json_out: JsonOpt = False, workspace: WorkspaceOpt = None) -> None:
     """Every setting with its value and where it came from (flag > env > file > default)."""
     from dataclasses import asdict
 
-    s = settings()
+    s = settings(workspace)
     values = {
         "workspace": str(s.workspace),
         "buffer_pool_mb": s.buffer_pool_mb,
@@ -675,28 +914,46 @@ app.add_typer(entities_app, name="entities")
 
 @entities_app.callback(invoke_without_command=True)
 @guarded
-def entities(ctx: typer.Context, json_out: JsonOpt = False) -> None:
+def entities(ctx: typer.Context, json_out: JsonOpt = False, workspace: WorkspaceOpt = None) -> None:
     """Entities with kind, aliases, mention counts and first/last day seen."""
     if ctx.invoked_subcommand is not None:
+        if workspace is not None:
+            settings(workspace)
         return
-    from graphmem.api import run_named
-
-    rows = run_named(settings(), "entity/list", {})
+    with memory(workspace) as mem:
+        found = mem.entities()
+    if json_out:
+        _echo_json([e.to_dict() for e in found])
+        return
     columns = ["slug", "name", "kind", "aliases", "mentions", "first_seen", "last_seen", "page"]
-    picked = [[r[c] for c in columns] for r in rows.dicts()]
-    typer.echo(render_rows(columns, picked, "json" if json_out else "table"))
+    rows = [[getattr(e, c) for c in columns] for e in found]
+    typer.echo(render_rows(columns, rows, "table"))
 
 
 @entities_app.command("merge")
 @guarded
 def entities_merge(
-    keep: Annotated[str, typer.Argument(help="The entity to keep (name, slug or alias).")],
-    alias: Annotated[str, typer.Argument(help="The entity that becomes its alias.")],
+    keep: Annotated[
+        str, typer.Argument(metavar="KEEP", help="The entity to keep (name, slug or alias).")
+    ],
+    alias: Annotated[
+        str, typer.Argument(metavar="ALIAS", help="The entity that becomes its alias.")
+    ],
+    json_out: JsonOpt = False,
+    workspace: WorkspaceOpt = None,
 ) -> None:
     """Record B as an alias of A on A's bank page, then re-index."""
-    from graphmem.merge import merge_entities
-
-    result = merge_entities(settings(), keep, alias)
+    with memory(workspace) as mem:
+        result = mem.merge(keep, alias)
+    if json_out:
+        _echo_json(
+            {
+                "page": result.page,
+                "added": list(result.added),
+                "generation": result.report.generation,
+            }
+        )
+        return
     if result.added:
         typer.echo(f"{result.page}: added alias {', '.join(result.added)}; re-indexed")
     else:

@@ -1,10 +1,10 @@
 """``graphmem serve``: the memory as Model Context Protocol tools over stdio.
 
-One :class:`Memory` holds the workspace's settings and one open :class:`Recaller` for the
-life of the server, reopened when an ``index`` (ours after a retain, or any other process's)
-publishes a new generation. Kùzu and SQLite handles belong to the thread that opened them,
-so every call that touches the index runs on one dedicated worker thread, one at a time;
-the event loop stays free to answer pings and cancellations meanwhile.
+One :class:`graphmem.Memory` (the path the CLI and Python callers take too) holds the
+workspace's settings and one open index for the life of the server, reopened when an
+``index`` (ours after a retain, or any other process's) publishes a new generation. Every
+call that touches the index runs on one dedicated worker thread, one at a time; the event
+loop stays free to answer pings and cancellations meanwhile.
 
 Nothing here prints: on the stdio transport stdout is the wire. (The SDK also points fd 1 at
 stderr while it serves, so stray output from a library cannot corrupt a frame.)
@@ -28,16 +28,10 @@ from pydantic import Field
 from typing_extensions import TypedDict  # pydantic needs it for TypedDict on Python < 3.12
 
 from graphmem import __version__
-from graphmem.about import entity_card
-from graphmem.about import timeline as entity_timeline
-from graphmem.api import status as index_status
 from graphmem.config import Settings, resolve_settings
-from graphmem.errors import GraphmemError, NotIndexedError
-from graphmem.index import index_workspace
-from graphmem.recall import Recaller, RecallOptions
-from graphmem.retain import EXPECTED, retain
-from graphmem.store import Store
-from graphmem.timex import parse_window
+from graphmem.errors import ArgumentError, GraphmemError
+from graphmem.memory import Memory
+from graphmem.retain import EXPECTED
 
 T = TypeVar("T")
 
@@ -103,47 +97,21 @@ class GetOutput(TypedDict):
     text: str
 
 
-class Memory:
-    """The server's state: settings and one open :class:`Recaller`, reopened on a new
-    generation. Not thread-safe: call it from one thread (the server's worker does)."""
+class Tools:
+    """The tools' bodies: one long-lived :class:`graphmem.Memory` (which keeps the open
+    index and reopens it on a new generation), its answers shaped as the tools' outputs.
+    Called from the server's one worker thread."""
 
     def __init__(self, settings: Settings, today: Callable[[], date] = date.today) -> None:
         self.settings = settings
         self.today = today
-        self._recaller: Recaller | None = None
-        self._notices: list[str] = []
+        # The server indexes a never-indexed workspace on first use: an agent talking to
+        # it has no other way to build it.
+        self.memory = Memory.open(settings, today=today, index_if_missing=True)
 
     def close(self) -> None:
         """Release the open index."""
-        if self._recaller is not None:
-            self._recaller.close()
-            self._recaller = None
-
-    def recaller(self) -> Recaller:
-        """The Recaller for the generation CURRENT names now.
-
-        A workspace that was never indexed is indexed once, here: an agent talking to the
-        server has no other way to build it.
-        """
-        store = Store(self.settings.memory_dir)
-        if store.current() is None:
-            index_workspace(self.settings)
-            self._notices.append("no index existed; built one on first use")
-        for attempt in range(3):
-            current = store.current()
-            if current is None:
-                raise NotIndexedError(str(self.settings.workspace))
-            if self._recaller is not None and self._recaller.generation == current:
-                return self._recaller
-            self.close()
-            try:
-                self._recaller = Recaller(self.settings, current)
-                return self._recaller
-            except GraphmemError:
-                # An index may have published and collected that generation just now.
-                if attempt == 2 or store.current() == current:
-                    raise
-        raise AssertionError("unreachable")
+        self.memory.close()
 
     # ------------------------------------------------------------------ tools
 
@@ -159,58 +127,37 @@ class Memory:
         now: str | None = None,
     ) -> RecallOutput:
         """Recall packets for `query`; see the ``memory_recall`` tool."""
-        today = _iso_day(now, "now") if now else self.today()
-        options = RecallOptions(
-            k=k,
-            now=today,
-            since=_window(since, today, "since"),
-            until=_window(until, today, "until", end=True),
-            as_of=_window(as_of, today, "as_of", end=True),
-            kinds=frozenset(kind) if kind else None,
-            budget=budget,
-            config=self.settings.recall,
+        result = self.memory.recall_result(
+            query, k, since, until, as_of=as_of, kind=kind, budget=budget, now=now
         )
-        recaller = self.recaller()
-        result = recaller.recall(query, options)
-        notices, self._notices = [*self._notices, *result.notices], []
         return {
             "packets": [p.to_dict() for p in result.packets],
             "entities": list(result.entities),
             "time": result.time,
-            "notices": notices,
+            "notices": list(result.notices),
         }
 
     def about(self, name: str) -> dict[str, Any]:
         """The entity card of `name`."""
-        return entity_card(self.recaller().graph, name).to_dict()
+        return self.memory.about(name).to_dict()
 
     def timeline(
         self, name: str, since: str | None = None, until: str | None = None
     ) -> TimelineOutput:
         """Dated events mentioning `name`, oldest first."""
-        today = self.today()
-        entity, lines = entity_timeline(
-            self.recaller().graph,
-            name,
-            _window(since, today, "since"),
-            _window(until, today, "until", end=True),
-        )
-        return {"entity": entity["slug"], "events": [x.to_dict() for x in lines]}
+        tl = self.memory.timeline(name, since, until)
+        return {"entity": tl.entity, "events": [x.to_dict() for x in tl.events]}
 
     def retain(self, bullet: str) -> RetainOutput:
         """Append `bullet` to today's log and re-index."""
-        result = retain(self.settings, bullet, today=self.today())
-        if self._recaller is not None and (
-            Store(self.settings.memory_dir).current() != self._recaller.generation
-        ):
-            # Let go of the old generation now: the next publish may collect it.
-            self.close()
+        result = self.memory.retain(bullet)
         return {
             "path": result.path,
             "line": result.line,
             "id": result.id,
             "source": result.source,
-            "notice": result.notice,
+            "notice": "; ".join([*result.warnings, *([result.notice] if result.notice else [])])
+            or None,
         }
 
     def get(
@@ -247,7 +194,7 @@ class Memory:
 
     def status(self) -> dict[str, Any]:
         """Index freshness, counts, warnings and degraded features."""
-        st = index_status(self.settings)
+        st = self.memory.status()
         return {
             "workspace": st.workspace,
             "generation": st.generation,
@@ -263,22 +210,6 @@ class Memory:
             "index_seconds": st.index_seconds,
             "index_mode": st.index_mode,
         }
-
-
-def _iso_day(value: str, name: str) -> date:
-    try:
-        return date.fromisoformat(value.strip()[:10])
-    except ValueError:
-        raise ToolError(f"{name}: {value!r} is not an ISO date (YYYY-MM-DD)") from None
-
-
-def _window(value: str | None, now: date, name: str, *, end: bool = False) -> date | None:
-    if value is None or not value.strip():
-        return None
-    try:
-        return parse_window(value, now, end=end)
-    except ValueError as exc:
-        raise ToolError(f"{name}: {exc}") from None
 
 
 def _split_anchor(path: str) -> tuple[str, int | None, int | None]:
@@ -323,6 +254,8 @@ class _Worker:
         """Run `fn` on the worker thread and wait; library errors become tool errors."""
         try:
             return self._pool.submit(fn, *args, **kwargs).result()
+        except ArgumentError as exc:
+            raise ToolError(f"{exc.param}: {exc}") from exc
         except GraphmemError as exc:
             raise ToolError(str(exc)) from exc
 
@@ -339,7 +272,7 @@ def build_server(settings: Settings, today: Callable[[], date] = date.today) -> 
 
     `today` supplies the day retain writes to and relative dates count from (a test hook).
     """
-    memory = Memory(settings, today)
+    memory = Tools(settings, today)
     worker = _Worker()
 
     @contextlib.asynccontextmanager

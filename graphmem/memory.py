@@ -218,7 +218,7 @@ class Memory:
 
     # ------------------------------------------------------------------ arguments
 
-    def _now(self, now: Day) -> date:
+    def _now(self, now: Day, name: str = "now") -> date:
         if now is None or (isinstance(now, str) and not now.strip()):
             return self.today()
         if isinstance(now, date):
@@ -226,7 +226,7 @@ class Memory:
         try:
             return date.fromisoformat(now.strip()[:10])
         except ValueError:
-            raise ArgumentError("now", f"{now!r} is not an ISO date (YYYY-MM-DD)") from None
+            raise ArgumentError(name, f"{now!r} is not an ISO date (YYYY-MM-DD)") from None
 
     @staticmethod
     def _day(value: Day, now: date, name: str, *, end: bool = False) -> date | None:
@@ -473,7 +473,7 @@ class Memory:
         with self._lock:
             self._check_workspace()
             try:
-                return do_retain(self.settings, bullet, today=self._now(today))
+                return do_retain(self.settings, bullet, today=self._now(today, "today"))
             finally:
                 self._release_if_stale()
 

@@ -101,3 +101,28 @@ def get(name: str) -> NamedQuery:
         hint = f"; did you mean {', '.join(near)}?" if near else "; see `graphmem query --list`"
         raise QueryError(f"no query named {name!r}{hint}")
     return queries[name]
+
+
+#: Stages whose queries are meant for people to run (``graphmem query NAME``).
+FOR_PEOPLE = ("entity", "about", "source", "status")
+#: The other stages: steps of graphmem's own commands, and which command runs them.
+INTERNAL_STAGES = {
+    "recall": "recall",
+    "reflect": "reflect and opinions",
+    "bank": "reflect (bank pages)",
+    "delta": "index (incremental updates)",
+    "export": "export",
+}
+
+
+def stage_of(name: str) -> str:
+    """The stage (first folder) of a query name: ``entity/facts`` -> ``entity``."""
+    return name.split("/", 1)[0]
+
+
+def listing() -> list[NamedQuery]:
+    """Every named query, the ones meant for people first, then the internal ones by stage."""
+    order = {stage: i for i, stage in enumerate([*FOR_PEOPLE, *INTERNAL_STAGES])}
+    return sorted(
+        catalog().values(), key=lambda q: (order.get(stage_of(q.name), len(order)), q.name)
+    )
