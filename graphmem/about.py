@@ -95,8 +95,8 @@ def resolve_entity(graph: Graph, name: str) -> dict[str, Any]:
     by_slug = {r["slug"]: r for r in rows}
     if slug is None or slug not in by_slug:
         near = sorted(r["name"] for r in rows if name.lower()[:3] in r["name"].lower())[:5]
-        hint = f"; did you mean {', '.join(near)}?" if near else "; see `graphmem entities`"
-        raise UnknownEntityError(f"no entity named {name!r}{hint}")
+        hint = f"did you mean {', '.join(near)}?" if near else "see `graphmem entities`"
+        raise UnknownEntityError(f"no entity named {name!r}", hint=hint)
     return by_slug[slug]
 
 

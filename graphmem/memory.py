@@ -138,6 +138,7 @@ class Memory:
         self.index_if_missing = index_if_missing
         self._lock = threading.RLock()
         self._recaller: Recaller | None = None
+        self._embedder: Any = None
         self._notices: list[str] = []
 
     @classmethod
@@ -160,11 +161,18 @@ class Memory:
         self.close()
 
     def close(self) -> None:
-        """Release the open index (a later call opens it again)."""
+        """Release the open index and the loaded models (a later call opens them again)."""
         with self._lock:
-            if self._recaller is not None:
-                recaller, self._recaller = self._recaller, None
-                recaller.close()
+            self._drop_reader()
+            self._embedder = None
+
+    def _drop_reader(self) -> None:
+        """Close the open index, keeping a loaded query model for the next one: the model
+        does not depend on the generation, and loading it costs most of an open."""
+        if self._recaller is not None:
+            recaller, self._recaller = self._recaller, None
+            self._embedder = recaller._embedder or self._embedder
+            recaller.close()
 
     # ------------------------------------------------------------------ the open index
 
@@ -198,14 +206,17 @@ class Memory:
                 raise NotIndexedError(str(self.workspace))
             if self._recaller is not None and self._recaller.generation == current:
                 return self._recaller
-            self.close()
+            self._drop_reader()
             try:
                 self._recaller = Recaller(self.settings, current)
-                return self._recaller
             except GraphmemError:
                 # An index may have published and collected that generation just now.
                 if attempt == 2 or store.current() == current:
                     raise
+                continue
+            if self._embedder is not None and self._recaller.seeds.backend != "none":
+                self._recaller._embedder, self._recaller._embedder_loaded = self._embedder, True
+            return self._recaller
         raise AssertionError("unreachable")
 
     def _release_if_stale(self) -> None:
@@ -214,7 +225,7 @@ class Memory:
         if self._recaller is not None and (
             Store(self.settings.memory_dir).current() != self._recaller.generation
         ):
-            self.close()
+            self._drop_reader()
 
     # ------------------------------------------------------------------ arguments
 
@@ -422,7 +433,7 @@ class Memory:
         with self._lock:
             self._check_workspace()
             if write:
-                self.close()  # a writer cannot open the database beside our reader
+                self._drop_reader()  # a writer cannot open the database beside our reader
             return run_cypher(self.settings, statement, params, write=write)
 
     def query(self, name: str, params: dict[str, Any] | None = None) -> Rows:
@@ -436,7 +447,7 @@ class Memory:
                 from graphmem.api import run_named
 
                 self._check_workspace()
-                self.close()
+                self._drop_reader()
                 return run_named(self.settings, name, params)
             return self._reader().graph.run(name, **params)
 
@@ -504,7 +515,7 @@ class Memory:
 
         with self._lock:
             self._check_workspace()
-            self.close()
+            self._drop_reader()
             try:
                 return merge_entities(self.settings, keep, alias)
             finally:

@@ -259,3 +259,17 @@ def test_errors_carry_a_message_and_a_hint(tmp_path: Path) -> None:
         Memory.open(settings_for(tmp_path / "nope")).status()
     assert err.value.hint and "--workspace" in err.value.hint
     assert str(err.value) == f"{err.value.message}; {err.value.hint}"
+
+
+@pytest.mark.slow
+def test_the_query_model_survives_a_new_generation(sample: Path) -> None:
+    """A long-lived Memory loads the embedding model once, not once per generation."""
+    with Memory.open(settings_for(sample, embed_model="minilm-int8"), today=lambda: NOW) as m:
+        m.index()
+        assert m.recall("where does Peter live?")
+        model = m._recaller._embedder if m._recaller else None
+        assert model is not None
+        m.retain("W @Peter: Bought a tandem bicycle")
+        hits = m.recall_result("tandem bicycle")
+        assert hits.packets and not hits.notices
+        assert m._recaller is not None and m._recaller._embedder is model
