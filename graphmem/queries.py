@@ -109,8 +109,8 @@ FOR_PEOPLE = ("entity", "about", "source", "status")
 INTERNAL_STAGES = {
     "recall": "recall",
     "reflect": "reflect and opinions",
-    "bank": "reflect (bank pages)",
-    "delta": "index (incremental updates)",
+    "bank": "reflect, for the bank pages",
+    "delta": "index, for incremental updates",
     "export": "export",
 }
 
