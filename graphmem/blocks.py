@@ -59,6 +59,9 @@ class Block:
     mentions: tuple[str, ...] = ()
     #: Stated confidence of an opinion (clamped to [0, 1]); None when not stated.
     confidence: float | None = None
+    #: A typed bullet's subject: the ``@Name`` mentions of its head, before the colon
+    #: (``- W @Peter: ...`` is about Peter); the other mentions are only mentions.
+    subject: tuple[str, ...] = ()
 
     @property
     def is_passage(self) -> bool:
@@ -96,7 +99,10 @@ class ParsedFile:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ParsedFile:
         """Inverse of :meth:`to_json`."""
-        blocks = tuple(Block(**{**b, "mentions": tuple(b["mentions"])}) for b in data["blocks"])
+        blocks = tuple(
+            Block(**{**b, "mentions": tuple(b["mentions"]), "subject": tuple(b.get("subject", ()))})
+            for b in data["blocks"]
+        )
         entity = data.get("entity")
         return cls(
             path=data["path"],

@@ -284,7 +284,9 @@ def compile_file(
     for block in pf.blocks:
         table = _table(block)
         extra = extras.get(block.id, BlockExtras())
-        found = _block_mentions(block, aliases, extra, entities)
+        found = _block_mentions(
+            block, aliases, extra, entities, pf.entity.slug if pf.entity else None
+        )
         for slug, how in found.items():
             rel("MENTIONS", (table, block.id), ("Entity", slug), how=how)
         slugs = frozenset(found)
@@ -351,9 +353,17 @@ def _block_mentions(
     aliases: Mapping[str, str],
     extra: BlockExtras,
     entities: Mapping[str, EntityInfo],
+    page: str | None = None,
 ) -> dict[str, str]:
-    """Entity slug -> how the block mentions it (explicit, gazetteer, speaker, ner)."""
+    """Entity slug -> how the block mentions it (subject, page, explicit, gazetteer,
+    speaker, ner). ``subject``: the bullet's head names it; ``page``: the block is on the
+    entity's own bank page; both mean the block is *about* the entity."""
     found: dict[str, str] = {}
+    if page is not None:
+        found[page] = "page"
+    for name in block.subject:
+        slug = slugify(name)
+        found.setdefault(aliases.get(slug, slug), "subject")
     for name in block.mentions:
         slug = slugify(name)
         found.setdefault(aliases.get(slug, slug), "explicit")

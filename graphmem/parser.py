@@ -24,8 +24,9 @@ from graphmem.blocks import (
     Role,
 )
 from graphmem.names import slugify
+from graphmem.sentences import split_units
 
-RETAIN_HEADINGS = {"retain", "retenir", "reter", "保留"}
+RETAIN_HEADINGS = {"retain", "retenir", "reter", "保留", "behalten", "retener"}
 #: Generated parts of bank pages live between these markers and are not re-indexed:
 #: they are derived from the graph, and indexing them would echo the graph into itself.
 GENERATED_BEGIN = "<!-- graphmem:begin"
@@ -317,12 +318,35 @@ def _emit(unit: _Unit, state: _State) -> None:
         typed_context = unit.retain or state.role in {"core", "entity"}
         if typed_context and _emit_bullet(unit, text, state):
             return
-    else:
-        text = "\n".join(ln.rstrip() for ln in unit.lines).strip()
-    if not text:
+    if unit.kind == "code":
+        _emit_code(unit, state)
         return
-    mentions = mention_names(text)[0] if unit.kind != "code" else []
-    _add(state, unit, "log", text, mentions=mentions)
+    # Free text is cited by the lines that carry each sentence, not by its paragraph.
+    lines = list(unit.lines)
+    if unit.kind == "item":
+        first = _LIST_ITEM.match(lines[0])
+        lines[0] = (first.group(2) or "") if first else lines[0]
+    for sentence in split_units(lines, unit.start):
+        part = _Unit(
+            unit.kind,
+            sentence.line_start,
+            [""] * (sentence.line_end - sentence.line_start + 1),
+            unit.indent,
+            unit.heading,
+            unit.retain,
+        )
+        _add(state, part, "log", sentence.text, mentions=mention_names(sentence.text)[0])
+
+
+def _emit_code(unit: _Unit, state: _State) -> None:
+    """A code or config block: each non-blank line inside the fences is a unit of its own
+    (``port = 8080`` is the answer; the fence is not)."""
+    for offset, line in enumerate(unit.lines):
+        stripped = line.strip()
+        if not stripped or (FENCE.match(line) and offset in (0, len(unit.lines) - 1)):
+            continue
+        part = _Unit("code", unit.start + offset, [line], unit.indent, unit.heading, False)
+        _add(state, part, "log", line.rstrip())
 
 
 def _add(
@@ -332,6 +356,7 @@ def _add(
     text: str,
     mentions: list[str] | tuple[str, ...] = (),
     confidence: float | None = None,
+    subject: tuple[str, ...] = (),
 ) -> None:
     state.blocks.append(
         Block(
@@ -344,6 +369,7 @@ def _add(
             heading=unit.heading,
             mentions=tuple(mentions),
             confidence=confidence,
+            subject=subject,
         )
     )
 
@@ -403,7 +429,8 @@ def _emit_bullet(unit: _Unit, text: str, state: _State) -> bool:
         # "W @Peter moved to Lisbon": mentions but no colon; still readable, keep it typed.
         body = rest.strip()
     confidence = _confidence(args, kind, state, line)
-    _add(state, unit, kind, body, mentions=names, confidence=confidence)
+    subject = tuple(n for n in mention_names(head.group(1))[0] if n in names)
+    _add(state, unit, kind, body, mentions=names, confidence=confidence, subject=subject)
     return True
 
 

@@ -101,6 +101,7 @@ class Recaller:
         self._embedder_loaded = False
         self._qvec: np.ndarray | None = None
         self.gazetteer = self._gazetteer()
+        self._latest_day: list[date | None] = []
 
     def close(self) -> None:
         """Release the database handles."""
@@ -112,6 +113,13 @@ class Recaller:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def latest_day(self) -> date | None:
+        """The newest log's day: undated core and bank files state the workspace as of it."""
+        if not self._latest_day:
+            rows = self.graph.run("recall/latest_day").rows
+            self._latest_day.append(rows[0][0] if rows else None)
+        return self._latest_day[0]
 
     def _gazetteer(self) -> Gazetteer:
         return entity_gazetteer(self.graph.run("entity/list").dicts())
@@ -173,7 +181,7 @@ class Recaller:
         cfg = opts.config
         kinds = set(opts.kinds) if opts.kinds else None
         channels: dict[str, list[tuple[str, float]]] = {
-            "lexical": self.seeds.lexical(question, cfg.lexical_k, kinds)
+            "lexical": self.seeds.lexical(plan.words or question, cfg.lexical_k, kinds)
         }
         qvec = None
         if cfg.weights.get("vector", 0) > 0 and (embedder := self.embedder()) is not None:
@@ -195,6 +203,15 @@ class Recaller:
                         seen.add(item_id)
                         entity.append((item_id, 1.0))
             channels["entity"] = entity[: cfg.entity_k]
+        if plan.entities and cfg.weights.get("subject", 0) > 0:
+            about: dict[str, float] = {}
+            for slug in plan.entities:
+                rows = self.graph.run(
+                    "recall/subject_items", slugs=[slug], limit=cfg.subject_k
+                ).rows
+                for item_id, _, _ in rows:
+                    about.setdefault(item_id, 1.0)
+            channels["subject"] = list(about.items())
         return channels
 
     def _rescore(
@@ -326,6 +343,8 @@ class Recaller:
                 continue
             if opts.as_of and not _valid_at(item, superseded, opts.as_of):
                 continue
+            if day is not None and day > opts.now:
+                continue  # written after the time the question is asked from
             score = item.score
             slugs = {slug for slug, _, _ in item.entities}
             if wanted & slugs:
@@ -333,14 +352,18 @@ class Recaller:
                 spoken = {s for s, _, how in item.entities if how == "speaker"}
                 if wanted & spoken:
                     score *= 1 + cfg.speaker_boost
+                about = {s for s, _, how in item.entities if how in ("subject", "page")}
+                if wanted & about:
+                    score *= 1 + cfg.subject_boost
             if item.kind in plan.kinds:
                 score *= 1 + cfg.kind_boost
-            if plan.time is not None and day is not None:
-                start = row.get("valid_from") or day
-                end = row.get("valid_to") or (day if item.table != "Fact" else None)
-                inside = start <= plan.time.end and (end is None or end >= plan.time.start)
-                score *= (1 + cfg.time_boost) if inside else cfg.time_penalty
-            if item.id in superseded and opts.as_of is None:
+            if plan.time is not None:
+                score *= _time_factor(item, superseded, plan.time.start, plan.time.end, opts)
+            elif day is None and _before(opts.now, self.latest_day()):
+                # Asked from a time before the newest log: the evergreen files were written
+                # after it, so they may already state what was not yet true then.
+                score *= cfg.undated_past_penalty
+            if item.id in superseded and opts.as_of is None and plan.time is None:
                 score *= cfg.superseded_penalty
             score *= recency_factor(day, opts.now, cfg.recency, cfg.recency_days)
             item.score = score
@@ -396,6 +419,52 @@ class Recaller:
                 )
             )
         return packets
+
+
+#: A question's time counts as "the past" (undated current-state lines may be stale) when
+#: it ends this many days before now.
+PAST_GRACE_DAYS = 14
+
+
+def _before(now: date, latest: date | None) -> bool:
+    """`now` lies more than the grace period before `latest`."""
+    return latest is not None and (latest - now).days > PAST_GRACE_DAYS
+
+
+def _time_factor(
+    item: _Item,
+    superseded: dict[str, tuple[str, date | None]],
+    start: date,
+    end: date,
+    opts: RecallOptions,
+) -> float:
+    """How an item stands to the time the question names (``start``..``end``).
+
+    A state fact counts inside when its validity overlaps that time and nothing superseded
+    it before the time began; an event or a log line when it happened (or is dated) inside
+    it. An undated core or bank line states the present: for a question about the past it
+    is neutral only when its own text dates it inside that time.
+    """
+    cfg = opts.config
+    row = item.row
+    day: date | None = row.get("day")
+    valid_from: date | None = row.get("valid_from")
+    valid_to: date | None = row.get("valid_to")
+    if day is None:
+        past = (opts.now - end).days > PAST_GRACE_DAYS
+        if valid_from is not None and valid_from <= end and (valid_to or valid_from) >= start:
+            return 1 + cfg.time_boost
+        return cfg.undated_past_penalty if past else 1.0
+    first = valid_from or day
+    if item.table == "Fact" and row.get("kind") == "world":
+        last = valid_to
+        newer = superseded.get(item.id)
+        if newer is not None and newer[1] is not None and newer[1] < start:
+            return cfg.time_penalty  # replaced before the time asked about
+    else:
+        last = valid_to or (day if item.table != "Fact" else None)
+    inside = first <= end and (last is None or last >= start)
+    return (1 + cfg.time_boost) if inside else cfg.time_penalty
 
 
 def _valid_at(item: _Item, superseded: dict[str, tuple[str, date | None]], when: date) -> bool:

@@ -21,8 +21,17 @@ class RecallConfig:
     #: (every fact about a named entity scores 1), so its weight is what each such fact
     #: gets: small, since the entity boost already prefers those facts.
     weights: dict[str, float] = field(
-        default_factory=lambda: {"lexical": 1.0, "vector": 0.7, "entity": 0.1, "window": 0.5}
+        default_factory=lambda: {
+            "lexical": 1.0,
+            "vector": 0.7,
+            "entity": 0.1,
+            "window": 0.5,
+            "subject": 0.1,
+        }
     )
+    #: Subject channel: items *about* each entity the question names (bullets whose subject
+    #: it is, lines of its bank page), per entity.
+    subject_k: int = 40
     #: Window channel: the items of this many windows nearest the question (see
     #: :mod:`graphmem.windows`).
     window_k: int = 30
@@ -53,10 +62,14 @@ class RecallConfig:
     #: Multiplicative boosts.
     entity_boost: float = 0.6  # the item mentions an entity the question names
     speaker_boost: float = 0.6  # ... and that entity is the item's speaker
+    subject_boost: float = 0.2  # ... and the item is about it (its subject, its page)
     kind_boost: float = 0.15  # the item's kind matches a hint in the question
     time_boost: float = 0.5  # inside the time the question names
     time_penalty: float = 0.5  # outside it (multiplier)
     superseded_penalty: float = 0.8  # a superseded fact when no --as-of is given
+    #: A question about a past time ("in February"): undated core and bank lines state the
+    #: present, so they count this much unless their own text dates them inside that time.
+    undated_past_penalty: float = 0.6
     #: Recency only breaks near-ties: at most +-recency of the score, over recency_days.
     recency: float = 0.05
     recency_days: int = 365

@@ -12,7 +12,7 @@ from datetime import date
 
 from graphmem.entities import Gazetteer, Mention
 from graphmem.stopwords import ENGLISH
-from graphmem.timex import TimeSpan, question_time
+from graphmem.timex import TimeSpan, extract_times, question_time
 
 _OPINION_CUES = re.compile(
     r"\b(prefers?|preferred|preference|likes?|loves?|hates?|dislikes?|think|thinks|opinions?|"
@@ -38,6 +38,9 @@ class QueryPlan:
     kinds: frozenset[str]
     #: The question without the entities' names: what it asks about them (see :func:`topic`).
     topic: str = ""
+    #: The question without its time phrases, for the lexical channel: the time it names is
+    #: a filter on dates ("in April 2026"), not words the answer has to contain.
+    words: str = ""
 
 
 def topic(question: str, mentions: list[Mention]) -> str:
@@ -59,9 +62,21 @@ def topic(question: str, mentions: list[Mention]) -> str:
     return out
 
 
+def without_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` with the character ranges `spans` cut out (whitespace collapsed)."""
+    out = text
+    for start, end in sorted(spans, reverse=True):
+        out = out[:start] + " " + out[end:]
+    return " ".join(out.split())
+
+
 def understand(question: str, gazetteer: Gazetteer, now: date) -> QueryPlan:
     """Entities, time constraint and kind hints stated in `question`."""
-    mentions = gazetteer.find(question)
+    times = [(t.char_start, t.char_end) for t in extract_times(question, now)]
+    timeless = without_spans(question, times) if times else question
+    if not any(w.casefold() not in ENGLISH for w in _WORD.findall(timeless)):
+        timeless = question  # "What happened in April?": the time is all there is
+    mentions = gazetteer.find(timeless)
     slugs = tuple(dict.fromkeys(m.slug for m in mentions))
     kinds: set[str] = set()
     if _OPINION_CUES.search(question):
@@ -73,5 +88,6 @@ def understand(question: str, gazetteer: Gazetteer, now: date) -> QueryPlan:
         entities=slugs,
         time=question_time(question, now),
         kinds=frozenset(kinds),
-        topic=topic(question, mentions),
+        topic=topic(timeless, mentions),
+        words=timeless,
     )

