@@ -117,7 +117,7 @@ def main() -> int:
                     )
                     + "\n"
                 )
-    labels = sorted(k for k in rows if k != "overall") + ["overall"]
+    labels = [*sorted(k for k in rows if k != "overall"), "overall"]
     table = [(label, ev.mean_scores(rows[label])) for label in labels]
     print(ev.fmt_table(table, KS, NDCG_K, BUDGETS))
     if stale:
