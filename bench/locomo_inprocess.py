@@ -21,7 +21,11 @@ from datetime import date
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent.parent / "shared" / "bench"))
+# ../shared/bench beside the checkout (or beside a worktree's parent).
+for _up in HERE.parents:
+    if (_up / "shared" / "bench" / "recall_eval.py").is_file():
+        sys.path.insert(0, str(_up / "shared" / "bench"))
+        break
 
 import recall_eval as ev  # noqa: E402
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -36,6 +37,7 @@ from graphmem.packets import Packet, RecallResult, source_ref, timestamp, within
 from graphmem.projection import Projection
 from graphmem.recall_config import RecallConfig
 from graphmem.seeds import SeedIndex
+from graphmem.slots import SETTING, VERSION, slots, temporary
 from graphmem.store import Generation, Store
 from graphmem.understand import QueryPlan, understand
 from graphmem.windows import WindowIndex
@@ -329,6 +331,12 @@ class Recaller:
     ) -> list[_Item]:
         cfg = opts.config
         wanted = set(plan.entities)
+        overtaken = _overtaken(items.values())
+        stale_now = (
+            _contradicted_undated(items.values(), plan.time.start, plan.time.end)
+            if plan.time is not None
+            else set()
+        )
         kept: list[_Item] = []
         for item in items.values():
             row = item.row
@@ -363,8 +371,16 @@ class Recaller:
                 # Asked from a time before the newest log: the evergreen files were written
                 # after it, so they may already state what was not yet true then.
                 score *= cfg.undated_past_penalty
+            if item.id in stale_now:
+                score *= cfg.time_after_penalty
+            # Asked about the present, what was replaced counts doubly stale.
+            stale = cfg.superseded_penalty ** (2 if plan.present else 1)
+            if item.id in overtaken and opts.as_of is None:
+                # A later line of the candidates gives the same attribute another value.
+                if plan.time is None or overtaken[item.id] < plan.time.start:
+                    score *= stale
             if item.id in superseded and opts.as_of is None and plan.time is None:
-                score *= cfg.superseded_penalty
+                score *= stale
             score *= recency_factor(day, opts.now, cfg.recency, cfg.recency_days)
             item.score = score
             kept.append(item)
@@ -426,6 +442,87 @@ class Recaller:
 PAST_GRACE_DAYS = 14
 
 
+def _overtaken(items: Iterable[_Item]) -> dict[str, date]:
+    """Dated candidates whose typed value (graphmem.slots) a later-dated candidate
+    sharing an entity sets to another value, with the day of the first such statement.
+
+    The recall-time twin of supersession, for free text too: "the listen line now reads
+    127.0.0.1:9120" overtakes "listen = 0.0.0.0:8080" when both are candidates. Undated
+    lines take no part (core and bank files cannot be placed in time), and a value
+    stated as temporary or planned overtakes nothing.
+    """
+    stated: dict[tuple[str, str, str], list[tuple[date, str, str]]] = defaultdict(list)
+    for item, day, slot, lasting in _stated_slots(items):
+        if day is not None:
+            stated[slot[:3]].append((day, slot_value(slot, lasting), item.id))
+    _share_ownerless(stated)
+    out: dict[str, date] = {}
+    for statements in stated.values():
+        statements.sort()
+        for day, value, item_id in statements:
+            later = [d for d, v, _ in statements if d > day and v and v != value]
+            if later:
+                first = min(later)
+                out[item_id] = min(out.get(item_id, first), first)
+    return out
+
+
+def _contradicted_undated(items: Iterable[_Item], start: date, end: date) -> set[str]:
+    """Undated (core, bank) candidates giving a typed value another value than a dated
+    candidate states inside ``start``..``end``: for a question about that time they state
+    what became true later ("listens on 127.0.0.1:9120" against February's 8080)."""
+    said: dict[tuple[str, str, str], list[tuple[date, str]]] = defaultdict(list)
+    undated: list[tuple[tuple[str, str, str], str, str]] = []
+    for item, day, slot, lasting in _stated_slots(items):
+        if day is None:
+            undated.append((slot[:3], slot[3], item.id))
+        elif lasting and day <= end:
+            said[slot[:3]].append((day, slot[3]))
+    _share_ownerless(said)
+    # The value valid then: the newest lasting statement made by the end of that time.
+    then = {key: max(rows)[1] for key, rows in said.items() if rows}
+    out: set[str] = set()
+    for key, value, item_id in undated:
+        valid = then.get(key) or then.get((key[0], key[1], ""))
+        if valid is not None and valid != value:
+            out.add(item_id)
+    return out
+
+
+def slot_value(slot: tuple[str, str, str, str], lasting: bool) -> str:
+    """A stated value, or "" for a temporary one (which overtakes nothing)."""
+    return slot[3] if lasting else ""
+
+
+def _stated_slots(
+    items: Iterable[_Item],
+) -> Iterable[tuple[_Item, date | None, tuple[str, str, str, str], bool]]:
+    """(item, day, (type, key, owner, value), lasting) for every typed value of every item;
+    the owner is an entity the item names ("" for a config key or a thing's version, and
+    for an item that names no entity)."""
+    for item in items:
+        text = str(item.row.get("text") or item.row.get("statement") or "")
+        values = slots(text) if text else []
+        if not values:
+            continue
+        owners = {slug for slug, _, _ in item.entities} or {""}
+        lasting = not temporary(text)
+        for slot in values:
+            for owner in [""] if slot.type in (SETTING, VERSION) else sorted(owners):
+                yield item, item.row.get("day"), (slot.type, slot.key, owner, slot.value), lasting
+
+
+def _share_ownerless(stated: dict[Any, list[Any]]) -> None:
+    """Statements of a key-less value by an item that names nobody ("the listen line now
+    reads 127.0.0.1:9120") join every owner's group of that type."""
+    for (kind, key, owner), rows in list(stated.items()):
+        if owner:
+            continue
+        for (k2, key2, owner2), rows2 in stated.items():
+            if owner2 and (k2, key2) == (kind, key):
+                rows2.extend(rows)
+
+
 def _before(now: date, latest: date | None) -> bool:
     """`now` lies more than the grace period before `latest`."""
     return latest is not None and (latest - now).days > PAST_GRACE_DAYS
@@ -464,7 +561,9 @@ def _time_factor(
     else:
         last = valid_to or (day if item.table != "Fact" else None)
     inside = first <= end and (last is None or last >= start)
-    return (1 + cfg.time_boost) if inside else cfg.time_penalty
+    if inside:
+        return 1 + cfg.time_boost
+    return cfg.time_after_penalty if day > end else cfg.time_penalty
 
 
 def _valid_at(item: _Item, superseded: dict[str, tuple[str, date | None]], when: date) -> bool:

@@ -66,7 +66,9 @@ class RecallConfig:
     kind_boost: float = 0.15  # the item's kind matches a hint in the question
     time_boost: float = 0.5  # inside the time the question names
     time_penalty: float = 0.5  # outside it (multiplier)
-    superseded_penalty: float = 0.8  # a superseded fact when no --as-of is given
+    #: ... and written after that time was over: a later statement of the state
+    time_after_penalty: float = 0.25
+    superseded_penalty: float = 0.65  # a superseded (or overtaken) line when no --as-of is given
     #: A question about a past time ("in February"): undated core and bank lines state the
     #: present, so they count this much unless their own text dates them inside that time.
     undated_past_penalty: float = 0.6

@@ -63,6 +63,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from graphmem.names import fold, slugify
+from graphmem.slots import SETTING, VERSION, slots, temporary
 
 KINDS = frozenset({"world", "observation"})
 FALLBACK_JACCARD = 0.4
@@ -373,6 +374,50 @@ def find_supersessions(
                 out.append(Supersession(fact.id, facts[hit_fact].id, start, cue))
                 book.kill(hit_fact)
         recent[ctx.primary].append((i, content))
+    return _by_slot(facts, order, alias, out)
+
+
+def _by_slot(
+    facts: Sequence[FactIn],
+    order: list[tuple[date, int]],
+    alias: Mapping[str, str],
+    found: list[Supersession],
+) -> list[Supersession]:
+    """`found` plus the changes of a typed value (graphmem.slots): a newer fact that sets
+    the phone, IP, port, a thing's version or a config key of an entity it shares with the
+    most recent live fact setting that slot, to another value, ends that fact. A value
+    stated as temporary or planned ends nothing (it is still ended by a later one)."""
+    dead = {s.older for s in found}
+    out = list(found)
+    live: dict[tuple[str, str, str], tuple[int, str]] = {}  # (type, key, entity) -> fact
+    for start, i in order:
+        fact = facts[i]
+        values = slots(fact.text)
+        if not values:
+            continue
+        entities = [alias.get(e, e) for e in fact.entities] or [""]
+        changes = not temporary(fact.text)
+        for slot in values:
+            # A config key names its own thing; the others belong to the fact's entities.
+            owners = [""] if slot.type in (SETTING, VERSION) else entities
+            for owner in owners:
+                key = (slot.type, slot.key, owner)
+                held = live.get(key)
+                if (
+                    changes
+                    and held is not None
+                    and held[1] != slot.value
+                    and facts[held[0]].id not in dead
+                    and held[0] != i
+                ):
+                    older = facts[held[0]]
+                    name = f"{slot.type} {slot.key}".strip()
+                    out.append(
+                        Supersession(fact.id, older.id, start, f"{name}: {held[1]} -> {slot.value}")
+                    )
+                    dead.add(older.id)
+                if changes or held is None:
+                    live[key] = (i, slot.value)
     return out
 
 

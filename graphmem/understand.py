@@ -24,6 +24,13 @@ _EXPERIENCE_CUES = re.compile(
     r"\b(did|have|had)\s+(i|we)\b|\bwhat did (i|we)\b|\b(i|we)\s+(did|fixed|set up|built|tried)\b",
     re.IGNORECASE,
 )
+#: The question asks about the present: what superseded or overtaken lines said is stale.
+_PRESENT_CUES = re.compile(
+    r"\b(now|currently|current|right now|these days|still|today|anymore|any more|"
+    r"maintenant|actuel\w*|aujourd['’]hui|agora|atual\w*|actualmente|ahora|jetzt|aktuell|"
+    r"derzeit|heute)\b|现在|目前|如今",
+    re.IGNORECASE,
+)
 _POSSESSIVE = re.compile(r"['’]s?(?!\w)")
 _WORD = re.compile(r"[^\W_]+")
 
@@ -41,6 +48,8 @@ class QueryPlan:
     #: The question without its time phrases, for the lexical channel: the time it names is
     #: a filter on dates ("in April 2026"), not words the answer has to contain.
     words: str = ""
+    #: The question asks what is true now ("now", "currently", "jetzt", "现在").
+    present: bool = False
 
 
 def topic(question: str, mentions: list[Mention]) -> str:
@@ -90,4 +99,5 @@ def understand(question: str, gazetteer: Gazetteer, now: date) -> QueryPlan:
         kinds=frozenset(kinds),
         topic=topic(timeless, mentions),
         words=timeless,
+        present=_PRESENT_CUES.search(question) is not None,
     )

@@ -1,0 +1,72 @@
+"""What a question's time does to recall (real index, lexical + graph only, so the ranking
+is the rules', not a model's): state valid then leads; later statements, values an
+undated page gives now, and lines written after --now fall behind or out."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+from conftest import WriteFiles, settings_for
+
+from graphmem.config import Settings
+from graphmem.index import index_workspace
+from graphmem.recall import Recaller, RecallOptions
+
+FILES = {
+    "bank/entities/Kestrel.md": """
+        # Kestrel
+        Kind: project
+
+        Kestrel is served by Caddy; the app listens on port 9120.
+        """,
+    "memory/2026-01-20.md": """
+        # 2026-01-20
+
+        ## Retain
+        - W @Kestrel: Kestrel listens on port 8080 (kestrel.toml).
+        """,
+    "memory/2026-05-06.md": """
+        # 2026-05-06
+
+        Moved Kestrel behind Caddy today. Kestrel now listens on port 9120.
+        """,
+    "memory/2026-05-14.md": """
+        # 2026-05-14
+
+        Kestrel is temporarily on port 8081 until Friday for a test of Kestrel.
+        """,
+}
+
+
+@pytest.fixture
+def settings(make_workspace: WriteFiles) -> Settings:
+    s = settings_for(make_workspace(FILES))
+    index_workspace(s)
+    return s
+
+
+def ask(settings: Settings, question: str, now: date) -> list[str]:
+    with Recaller(settings) as r:
+        return [p.source for p in r.recall(question, RecallOptions(k=10, now=now)).packets]
+
+
+def test_a_past_month_ranks_the_state_valid_then_above_later_values(settings: Settings) -> None:
+    ranked = ask(
+        settings, "What port was Kestrel listening on in February 2026?", date(2026, 6, 12)
+    )
+    assert ranked[0] == "memory/2026-01-20.md#L4"
+    later = {"memory/2026-05-06.md#L3", "bank/entities/Kestrel.md#L4"}
+    assert all(ranked.index(src) > 0 for src in later if src in ranked)
+
+
+def test_now_ranks_the_newer_lasting_value_above_the_overtaken_one(settings: Settings) -> None:
+    ranked = ask(settings, "Which port does Kestrel listen on now?", date(2026, 6, 12))
+    assert ranked.index("memory/2026-05-06.md#L3") < ranked.index("memory/2026-01-20.md#L4")
+
+
+def test_lines_written_after_now_are_not_recalled(settings: Settings, tmp_path: Path) -> None:
+    ranked = ask(settings, "Which port does Kestrel listen on?", date(2026, 2, 1))
+    assert "memory/2026-01-20.md#L4" in ranked
+    assert not any(src.startswith(("memory/2026-05-06", "memory/2026-05-14")) for src in ranked)

@@ -1,0 +1,96 @@
+"""Typed values by shape (graphmem.slots) and the supersessions they give. Pure."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from graphmem.slots import Slot, slots, temporary
+from graphmem.supersede import FactIn, find_supersessions
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("mobile +351 917 302 118.", [Slot("phone", "", "351917302118")]),
+        (
+            "Número novo da Graça: +351 933 481 660 (o antigo foi cancelado).",
+            [Slot("phone", "", "351933481660")],
+        ),
+        ("LAN address 192.168.1.40 in Lyon", [Slot("ip", "", "192.168.1.40")]),
+        ('listen = "127.0.0.1:9120"', [Slot("port", "", "9120")]),
+        ("Listens on port 8080", [Slot("port", "", "8080")]),
+        ("Auf Port 9120 umgestellt", [Slot("port", "", "9120")]),
+        ("Kestrel uses Skein v0.9.2 now", [Slot("version", "skein", "0.9.2")]),
+        (
+            "retry.maxAttempts raised from 5 to 8 after the load test",
+            [Slot("setting", "retry.maxattempts", "8")],
+        ),
+        ("crawler.maxConcurrent = 4", [Slot("setting", "crawler.maxconcurrent", "4")]),
+        ("Nothing typed here, just 12 cats and kestrel.toml.", []),
+    ],
+)
+def test_values_are_found_by_shape(text: str, expected: list[Slot]) -> None:
+    assert slots(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Temporarily on port 8081 until Friday",
+        "If we moved it to port 9000 it would clash",
+        "Tried relay.maxRetries = 7 on staging",
+        "端口暂时改成 8081",
+        "vorübergehend auf Port 8081",
+    ],
+)
+def test_temporary_planned_and_trial_values_are_marked(text: str) -> None:
+    assert temporary(text)
+
+
+def test_a_load_test_is_not_a_trial_value() -> None:
+    assert not temporary("retry.maxAttempts raised from 5 to 8 after the load test on 15 April")
+
+
+def fact(id_: str, text: str, day: int, *entities: str) -> FactIn:
+    return FactIn(id_, text, date(2026, 1, day), None, entities)
+
+
+def edges(facts: list[FactIn]) -> list[tuple[str, str, str]]:
+    return [(s.newer, s.older, s.cue) for s in find_supersessions(facts)]
+
+
+def test_a_new_phone_number_in_another_language_supersedes_the_old() -> None:
+    facts = [
+        fact("old", "Joana's mother; mobile +351 917 302 118.", 1, "graca"),
+        fact("new", "Número novo da Graça: +351 933 481 660.", 9, "graca"),
+    ]
+    assert edges(facts) == [("new", "old", "phone: 351917302118 -> 351933481660")]
+
+
+def test_the_same_value_restated_or_another_entitys_value_supersedes_nothing() -> None:
+    facts = [
+        fact("a", "mobile +351 917 302 118", 1, "graca"),
+        fact("b", "Still +351 917 302 118", 2, "graca"),
+        fact("c", "mobile +351 911 111 111", 3, "rui"),
+    ]
+    assert edges(facts) == []
+
+
+def test_a_temporary_value_never_supersedes_but_a_later_lasting_one_does() -> None:
+    facts = [
+        fact("a", "Listens on port 8080", 1, "kestrel"),
+        fact("b", "Temporarily on port 8081 until Friday", 2, "kestrel"),
+        fact("c", "Now listens on port 9120", 3, "kestrel"),
+    ]
+    assert edges(facts) == [("c", "a", "port: 8080 -> 9120")]
+
+
+def test_a_config_key_is_its_own_thing_whoever_mentions_it() -> None:
+    facts = [
+        fact("a", "retry.maxAttempts = 5 in prod.yaml", 1, "sluice"),
+        fact("b", "retry.maxAttempts raised from 5 to 8", 5, "joana"),
+        fact("c", "producer.retries = 8 copies it", 6, "tidepool"),
+    ]
+    assert edges(facts) == [("b", "a", "setting retry.maxattempts: 5 -> 8")]
