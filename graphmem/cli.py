@@ -13,6 +13,7 @@ import csv
 import functools
 import io
 import json
+import shutil
 import sys
 from collections.abc import Callable, Sequence
 from datetime import date, datetime
@@ -535,6 +536,8 @@ def recall(
     workspace: WorkspaceOpt = None,
 ) -> None:
     """Find the memories that answer a question, with exact sources."""
+    from graphmem.render import render_packets
+
     with memory(workspace) as mem:
         result = mem.recall_result(
             question,
@@ -552,23 +555,7 @@ def recall(
     if json_out:
         typer.echo(json.dumps([p.to_dict() for p in result.packets], ensure_ascii=False, indent=2))
         return
-    rows = [
-        [
-            i,
-            f"{p.score:.3f}",
-            p.kind,
-            p.timestamp or "",
-            p.source,
-            (f"[c={p.confidence:.2f}] " if p.confidence is not None else "") + p.content,
-            ", ".join(p.entities),
-        ]
-        for i, p in enumerate(result.packets, start=1)
-    ]
-    typer.echo(
-        render_table(
-            ["#", "score", "kind", "when", "source", "content", "entities"], rows, width=70
-        )
-    )
+    typer.echo(render_packets(result.packets, shutil.get_terminal_size((100, 24)).columns))
 
 
 def _print_lines(title: str, lines: Sequence[Any]) -> None:
