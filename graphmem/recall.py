@@ -365,6 +365,13 @@ class Recaller:
                     score *= 1 + cfg.subject_boost
             if item.kind in plan.kinds:
                 score *= 1 + cfg.kind_boost
+            if item.table == "Opinion":
+                # What the evidence left of a belief: a retracted or refuted one is stale.
+                confidence = row.get("confidence")
+                if confidence is not None:
+                    score *= 1 - cfg.confidence_weight * (1 - float(confidence))
+                if row.get("superseded"):
+                    score *= cfg.superseded_penalty
             if plan.time is not None:
                 score *= _time_factor(item, superseded, plan.time.start, plan.time.end, opts)
             elif day is None and _before(opts.now, self.latest_day()):

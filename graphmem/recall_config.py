@@ -68,6 +68,9 @@ class RecallConfig:
     time_penalty: float = 0.5  # outside it (multiplier)
     #: ... and written after that time was over: a later statement of the state
     time_after_penalty: float = 0.25
+    #: An opinion counts (1 - w * (1 - confidence)) of its score: at 0.5, a belief held at
+    #: c=0.1 keeps 55%, one at 0.9 keeps 95%.
+    confidence_weight: float = 0.5
     superseded_penalty: float = 0.65  # a superseded (or overtaken) line when no --as-of is given
     #: A question about a past time ("in February"): undated core and bank lines state the
     #: present, so they count this much unless their own text dates them inside that time.
