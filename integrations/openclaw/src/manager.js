@@ -1,0 +1,170 @@
+// The MemorySearchManager OpenClaw asks the memory-slot owner for, backed by graphmem.
+import fs from "node:fs/promises";
+import path from "node:path";
+import os from "node:os";
+
+import { graphmemJson, recallArgs, runGraphmem } from "./graphmem.js";
+import { mcpClientFor, recallToolArgs } from "./mcp.js";
+import { parseCitation, recallToResults, statusToProviderStatus } from "./mapping.js";
+
+const DEFAULT_READ_LINES = 200;
+const MAX_READ_CHARS = 40_000;
+
+/** The agent's workspace: plugin override, else OpenClaw's own resolution. */
+export function resolveWorkspace({ settings, cfg, agentId, runtime }) {
+  if (settings.workspace) return path.resolve(settings.workspace);
+  const resolver = runtime?.agent?.resolveAgentWorkspaceDir;
+  if (typeof resolver === "function") {
+    try {
+      const dir = resolver(cfg ?? {}, agentId ?? "main");
+      if (typeof dir === "string" && dir) return dir;
+    } catch {
+      // fall through to the documented default
+    }
+  }
+  const configured = cfg?.agents?.defaults?.workspace;
+  if (typeof configured === "string" && configured.trim()) {
+    const p = configured.trim();
+    return p.startsWith("~/") ? path.join(os.homedir(), p.slice(2)) : path.resolve(p);
+  }
+  return path.join(os.homedir(), ".openclaw", "workspace");
+}
+
+/** Accepts `memory/x.md`, `memory/x.md#L5-L9` and absolute paths inside the workspace. */
+export function resolveReadTarget(workspaceDir, relPath, from, lines) {
+  const cite = parseCitation(String(relPath ?? "").trim());
+  if (!cite || !cite.path) throw new Error("memory_get needs a path such as memory/2025-11-27.md#L12-L15");
+  const abs = path.resolve(workspaceDir, cite.path);
+  const rel = path.relative(workspaceDir, abs);
+  if (rel.startsWith("..") || path.isAbsolute(rel)) {
+    throw new Error(`${cite.path} is outside the memory workspace ${workspaceDir}`);
+  }
+  if (!rel.toLowerCase().endsWith(".md")) throw new Error(`${rel} is not a Markdown memory file`);
+  if (rel.split(path.sep).includes(".memory")) throw new Error(`${rel} is graphmem's derived index, not memory`);
+  let start = Number.isInteger(from) && from >= 1 ? from : null;
+  let count = Number.isInteger(lines) && lines >= 1 ? lines : null;
+  if (start === null && cite.startLine !== null) {
+    start = cite.startLine;
+    if (count === null) count = cite.endLine - cite.startLine + 1;
+  }
+  return { abs, rel: rel.split(path.sep).join("/"), from: start ?? 1, lines: count ?? DEFAULT_READ_LINES };
+}
+
+export async function readMemoryFile(workspaceDir, params) {
+  const target = resolveReadTarget(workspaceDir, params.relPath, params.from, params.lines);
+  let text;
+  try {
+    const real = await fs.realpath(target.abs);
+    const realWs = await fs.realpath(workspaceDir);
+    if (path.relative(realWs, real).startsWith("..")) {
+      throw new Error(`${target.rel} links outside the memory workspace`);
+    }
+    text = await fs.readFile(real, "utf8");
+  } catch (err) {
+    if (err && err.code === "ENOENT") return { status: "not_found", text: "", path: target.rel };
+    throw err;
+  }
+  const all = text.split("\n");
+  const begin = Math.min(target.from - 1, all.length);
+  let slice = all.slice(begin, begin + target.lines).join("\n");
+  let truncated = begin + target.lines < all.length;
+  if (slice.length > MAX_READ_CHARS) {
+    slice = slice.slice(0, MAX_READ_CHARS);
+    truncated = true;
+  }
+  const shown = slice.split("\n").length;
+  const result = { status: "ok", text: slice, path: target.rel, from: target.from, lines: shown };
+  if (truncated) {
+    result.truncated = true;
+    result.nextFrom = target.from + shown;
+  }
+  return result;
+}
+
+export class GraphmemMemoryManager {
+  /** `useMcp`: answer searches from a long-lived `graphmem serve` (gateway) instead of one CLI run each. */
+  constructor({ settings, workspaceDir, agentId, useMcp = false }) {
+    this.settings = settings;
+    this.useMcp = useMcp;
+    this.workspaceDir = workspaceDir;
+    this.agentId = agentId;
+    this.lastStatus = null;
+    this.lastError = null;
+  }
+
+  /** Fetch `graphmem status --json` so the synchronous status() has something to say. */
+  async refreshStatus() {
+    const gm = await graphmemJson(this.settings, this.workspaceDir, ["status", "--json"]);
+    this.lastStatus = statusToProviderStatus(gm, { workspaceDir: this.workspaceDir, command: this.settings.command });
+    return this.lastStatus;
+  }
+
+  async search(query, opts = {}) {
+    const k = Number.isInteger(opts.maxResults) && opts.maxResults > 0 ? opts.maxResults : this.settings.maxResults;
+    if (this.useMcp && !opts.lexicalOnly) {
+      const out = await mcpClientFor(this.settings, this.workspaceDir).callTool("memory_recall", recallToolArgs(query, { k, ...opts }));
+      return recallToResults(out?.packets, { minScore: opts.minScore });
+    }
+    const args = recallArgs(query, {
+      k,
+      preset: opts.lexicalOnly ? "lexical" : (opts.preset ?? this.settings.preset),
+      since: opts.since,
+      until: opts.until,
+      kind: opts.kind,
+      now: opts.now,
+    });
+    const packets = await graphmemJson(this.settings, this.workspaceDir, args, { signal: opts.signal });
+    return recallToResults(packets, { minScore: opts.minScore });
+  }
+
+  async readFile(params) {
+    return await readMemoryFile(this.workspaceDir, params);
+  }
+
+  status() {
+    if (this.lastStatus) return this.lastStatus;
+    return {
+      backend: "builtin",
+      provider: "graphmem",
+      workspaceDir: this.workspaceDir,
+      dbPath: `${this.workspaceDir}/.memory`,
+      sources: ["memory"],
+      ...(this.lastError ? { lastSyncError: this.lastError } : {}),
+      custom: { graphmem: { command: this.settings.command } },
+    };
+  }
+
+  /** `graphmem index` (incremental; `force` rebuilds). */
+  async sync(params = {}) {
+    const args = ["index"];
+    if (params.force) args.push("--force");
+    try {
+      const { stdout, stderr } = await runGraphmem(this.settings, this.workspaceDir, args, {
+        timeoutMs: this.settings.indexTimeoutMs,
+      });
+      this.lastError = null;
+      return { stdout: stdout.trim(), stderr: stderr.trim() };
+    } catch (err) {
+      this.lastError = err instanceof Error ? err.message : String(err);
+      throw err;
+    }
+  }
+
+  getCachedEmbeddingAvailability() {
+    const vector = this.lastStatus?.vector;
+    return vector ? { ok: Boolean(vector.enabled), checked: true, cached: true } : null;
+  }
+
+  async probeEmbeddingAvailability() {
+    const status = await this.refreshStatus();
+    const ok = Boolean(status.vector?.enabled);
+    return ok ? { ok, checked: true } : { ok, checked: true, error: "graphmem runs without embeddings" };
+  }
+
+  async probeVectorAvailability() {
+    const status = await this.refreshStatus();
+    return Boolean(status.vector?.available);
+  }
+
+  async close() {}
+}
