@@ -1,6 +1,6 @@
 // `openclaw memory status|index|search`, answered by graphmem. Same flags as
 // memory-core's namespace where they mean the same thing.
-import { formatSearchLines, formatStatusLines } from "./mapping.js";
+import { formatSearchLines, formatStatusLines, memoryCoreLoaded } from "./mapping.js";
 
 /** Agent ids from `agents.entries` (object) or `agents.list` (array); else "main". */
 export function listAgentIds(cfg) {
@@ -103,7 +103,10 @@ export function registerGraphmemMemoryCli(program, deps, name = "memory") {
             status = await manager.refreshStatus();
           }
           all.push({ agentId, status });
-          if (!opts.json) process.stdout.write(`${formatStatusLines(agentId, status).join("\n")}\n`);
+          if (!opts.json) {
+            const lines = formatStatusLines(agentId, status, { memoryCoreEnabled: memoryCoreLoaded(cfg) });
+            process.stdout.write(`${lines.join("\n")}\n`);
+          }
         } catch (err) {
           if (opts.json) all.push(failure(err, agentId));
           reportFailure(err, agentId, false);

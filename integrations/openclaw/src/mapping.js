@@ -132,8 +132,18 @@ export function statusToProviderStatus(gm, { workspaceDir, command }) {
   };
 }
 
+/**
+ * Whether memory-core still dreams beside the slot owner. OpenClaw 2026.9.6 loads it
+ * (and lets it claim `openclaw memory`) unless plugins.entries.memory-core.enabled is false.
+ */
+export function memoryCoreLoaded(cfg) {
+  const entry = cfg?.plugins?.entries?.["memory-core"];
+  if (entry?.enabled === false) return false;
+  return entry?.config?.dreaming?.enabled !== false;
+}
+
 /** Human lines for `openclaw memory status` (one agent). */
-export function formatStatusLines(agentId, status) {
+export function formatStatusLines(agentId, status, { memoryCoreEnabled = false } = {}) {
   const gm = status.custom?.graphmem ?? {};
   const counts = gm.counts ?? {};
   const lines = [
@@ -165,7 +175,11 @@ export function formatStatusLines(agentId, status) {
   if (Array.isArray(gm.warnings) && gm.warnings.length > 0) {
     lines.push(`  warnings:  ${gm.warnings.length} (graphmem --workspace ${status.workspaceDir} status)`);
   }
-  lines.push("  dreaming:  off (memory-core's; graphmem owns the memory slot, see `graphmem reflect`)");
+  lines.push(
+    memoryCoreEnabled
+      ? "  dreaming:  memory-core's, running beside graphmem as a sidecar (it also owns `openclaw memory`)"
+      : "  dreaming:  off (it is memory-core's, which is disabled; graphmem's counterpart is `graphmem reflect`)",
+  );
   return lines;
 }
 
