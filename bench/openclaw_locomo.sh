@@ -13,7 +13,7 @@
 # reachable offline here. Extra arguments after `--` go to recall_eval.py (e.g. --limit 40).
 set -euo pipefail
 
-REPO=$(cd "$(dirname "$0")/.." && pwd)
+REPO=${REPO:-$(cd "$(dirname "$0")/.." && pwd)}
 LC=$(cd "$1" && pwd)
 OUT=$(mkdir -p "$2" && cd "$2" && pwd)
 shift 2
@@ -36,10 +36,10 @@ WORKSPACES=()
 for d in "$LC"/*/; do [ -f "$d/questions.jsonl" ] && WORKSPACES+=("${d%/}"); done
 
 for mode in "${MODES[@]}"; do
-  # a fixed port per retriever, so two runs (one per retriever) can go side by side
-  if [ "$mode" = graphmem ]; then port=18951; else port=18952; fi
+  # a fixed port and home per retriever (and LC_TAG), so runs can go side by side
+  if [ "$mode" = graphmem ]; then port=$((18951 + ${LC_PORT_OFFSET:-0})); else port=$((18952 + ${LC_PORT_OFFSET:-0})); fi
   token=lc-$RANDOM$RANDOM
-  export OPENCLAW_HOME=$PREFIX/lc-$mode
+  export OPENCLAW_HOME=$PREFIX/lc-$mode${LC_TAG:-}
   rm -rf "$OPENCLAW_HOME"
   mkdir -p "$OPENCLAW_HOME/.openclaw"
   cfg=$OPENCLAW_HOME/.openclaw/openclaw.json
@@ -62,9 +62,21 @@ else:
     cfg["memory"] = {"search": {"provider": "none"}}
 json.dump(cfg, open(path, "w"), indent=2)
 EOF
-  openclaw gateway run --port "$port" --auth token --token "$token" --bind loopback >"$OUT/gateway-$mode.log" 2>&1 &
-  GW_PID=$!
-  for _ in $(seq 1 150); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 2; done
+  # On a loaded machine the gateway can miss its 5 s startup lease: try again, up to 3 times.
+  up=no
+  for attempt in 1 2 3; do
+    openclaw gateway run --port "$port" --auth token --token "$token" --bind loopback >>"$OUT/gateway-$mode.log" 2>&1 &
+    GW_PID=$!
+    for _ in $(seq 1 150); do
+      if curl -s -o /dev/null "http://127.0.0.1:$port/"; then up=yes; break; fi
+      kill -0 "$GW_PID" 2>/dev/null || break
+      sleep 2
+    done
+    [ "$up" = yes ] && break
+    echo "gateway start $attempt failed (see $OUT/gateway-$mode.log)"
+    kill "$GW_PID" 2>/dev/null || true
+  done
+  [ "$up" = yes ] || { echo "gateway did not start" >&2; exit 1; }
   echo "== $mode: gateway on $port; $(uptime)"
   python3 "$EVAL" "${WORKSPACES[@]}" --retriever cmd --shell --timeout 600 \
     --index-cmd "openclaw memory index --agent \"\$(basename {ws})\"" \
