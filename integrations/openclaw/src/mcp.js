@@ -29,9 +29,9 @@ export class McpClient {
       windowsHide: true,
     });
     this.child = child;
-    // A one-shot CLI process must be able to exit while the server idles.
-    child.unref();
-    for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.unref?.();
+    // A one-shot CLI process must be able to exit while the server idles, but not while a
+    // request is in flight: hold() refs the child and its pipes per pending request.
+    this.setRef(false);
     child.stdout.setEncoding("utf8");
     child.stdout.on("data", (chunk) => this.onData(chunk));
     child.stderr.setEncoding("utf8");
@@ -68,6 +68,15 @@ export class McpClient {
     return this.ready;
   }
 
+  setRef(on) {
+    const child = this.child;
+    if (!child) return;
+    for (const handle of [child, child.stdin, child.stdout, child.stderr]) {
+      if (on) handle?.ref?.();
+      else handle?.unref?.();
+    }
+  }
+
   onData(chunk) {
     this.buffer += chunk;
     let nl = this.buffer.indexOf("\n");
@@ -90,6 +99,7 @@ export class McpClient {
     const { resolve, reject, timer } = this.pending.get(msg.id);
     clearTimeout(timer);
     this.pending.delete(msg.id);
+    if (this.pending.size === 0) this.setRef(false);
     if (msg.error) reject(new GraphmemCommandError(`graphmem serve: ${msg.error.message ?? "error"}`));
     else resolve(msg.result);
   }
@@ -103,10 +113,12 @@ export class McpClient {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
+        if (this.pending.size === 0) this.setRef(false);
         reject(new GraphmemCommandError(`graphmem serve: ${method} did not answer within ${timeoutMs} ms`));
       }, timeoutMs);
       timer.unref?.();
       this.pending.set(id, { resolve, reject, timer });
+      this.setRef(true);
       this.write({ jsonrpc: "2.0", id, method, params });
     });
   }
