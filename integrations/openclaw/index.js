@@ -8,6 +8,7 @@ import path from "node:path";
 
 import { registerGraphmemMemoryCli } from "./src/cli.js";
 import { resolvePluginSettings } from "./src/graphmem.js";
+import { MEMORY_CORE_WARNING, memoryCoreEnabled } from "./src/mapping.js";
 import { closeAllMcpClients } from "./src/mcp.js";
 import { GraphmemMemoryManager, resolveWorkspace } from "./src/manager.js";
 import { buildPromptSection, createMemoryGetTool, createMemorySearchTool } from "./src/tools.js";
@@ -92,6 +93,9 @@ export default {
   register(api) {
     const settings = () => resolvePluginSettings(api.pluginConfig);
     const liveConfig = () => (api.runtime?.config?.current ? api.runtime.config.current() : api.config) ?? {};
+    // Measured on 2026.9.6: an enabled memory-core registers memory_search, memory_get and the
+    // `memory` CLI before this plugin does, and OpenClaw keeps the first registration.
+    if (memoryCoreEnabled(liveConfig())) api.logger?.warn?.(`graphmem: ${MEMORY_CORE_WARNING}`);
     const managerFor = (cfg, agentId, { longLived = false } = {}) => {
       const s = settings();
       return new GraphmemMemoryManager({

@@ -1,6 +1,6 @@
 // `openclaw memory status|index|search`, answered by graphmem. Same flags as
 // memory-core's namespace where they mean the same thing.
-import { formatSearchLines, formatStatusLines, memoryCoreLoaded } from "./mapping.js";
+import { formatSearchLines, formatStatusLines, memoryCoreEnabled } from "./mapping.js";
 
 /** Agent ids from `agents.entries` (object) or `agents.list` (array); else "main". */
 export function listAgentIds(cfg) {
@@ -104,7 +104,7 @@ export function registerGraphmemMemoryCli(program, deps, name = "memory") {
           }
           all.push({ agentId, status });
           if (!opts.json) {
-            const lines = formatStatusLines(agentId, status, { memoryCoreEnabled: memoryCoreLoaded(cfg) });
+            const lines = formatStatusLines(agentId, status, { memoryCoreEnabled: memoryCoreEnabled(cfg) });
             process.stdout.write(`${lines.join("\n")}\n`);
           }
         } catch (err) {

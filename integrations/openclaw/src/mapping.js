@@ -132,6 +132,15 @@ export function statusToProviderStatus(gm, { workspaceDir, command }) {
   };
 }
 
+export const MEMORY_CORE_WARNING =
+  "memory-core is enabled, so OpenClaw serves ITS memory_search, memory_get and `openclaw memory` " +
+  "(the builtin index), not graphmem's. Run: openclaw config set plugins.entries.memory-core.enabled false";
+
+/** Whether memory-core is loaded beside the slot owner (it then wins the tool and CLI names). */
+export function memoryCoreEnabled(cfg) {
+  return cfg?.plugins?.entries?.["memory-core"]?.enabled !== false;
+}
+
 /**
  * Whether memory-core still dreams beside the slot owner. OpenClaw 2026.9.6 loads it
  * (and lets it claim `openclaw memory`) unless plugins.entries.memory-core.enabled is false.
@@ -175,11 +184,12 @@ export function formatStatusLines(agentId, status, { memoryCoreEnabled = false }
   if (Array.isArray(gm.warnings) && gm.warnings.length > 0) {
     lines.push(`  warnings:  ${gm.warnings.length} (graphmem --workspace ${status.workspaceDir} status)`);
   }
-  lines.push(
-    memoryCoreEnabled
-      ? "  dreaming:  memory-core's, running beside graphmem as a sidecar (it also owns `openclaw memory`)"
-      : "  dreaming:  off (it is memory-core's, which is disabled; graphmem's counterpart is `graphmem reflect`)",
-  );
+  if (memoryCoreEnabled) {
+    lines.push("  dreaming:  memory-core's, running beside graphmem as a sidecar");
+    lines.push(`  WARNING:   ${MEMORY_CORE_WARNING}`);
+  } else {
+    lines.push("  dreaming:  off (it is memory-core's, which is disabled; graphmem's counterpart is `graphmem reflect`)");
+  }
   return lines;
 }
 

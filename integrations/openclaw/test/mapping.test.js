@@ -8,7 +8,7 @@ import { test } from "node:test";
 import plugin, { buildFlushPlan } from "../index.js";
 import { commandError, recallArgs, resolvePluginSettings, runGraphmem } from "../src/graphmem.js";
 import { readMemoryFile } from "../src/manager.js";
-import { formatStatusLines, memoryCoreLoaded, parseCitation, recallToResults, statusToProviderStatus } from "../src/mapping.js";
+import { formatStatusLines, memoryCoreEnabled, memoryCoreLoaded, parseCitation, recallToResults, statusToProviderStatus } from "../src/mapping.js";
 import { recallToolArgs } from "../src/mcp.js";
 import { createMemorySearchTool } from "../src/tools.js";
 
@@ -94,7 +94,9 @@ test("graphmem status maps to OpenClaw's provider status", () => {
   assert.match(lines, /stale \(run: openclaw memory index\)/);
   assert.match(lines, /changed: {3}memory\/2025-11-15\.md/);
   assert.match(lines, /dreaming: {2}off/);
-  assert.match(formatStatusLines("main", status, { memoryCoreEnabled: true }).join("\n"), /dreaming: {2}memory-core's, running beside graphmem/);
+  const beside = formatStatusLines("main", status, { memoryCoreEnabled: true }).join("\n");
+  assert.match(beside, /dreaming: {2}memory-core's, running beside graphmem/);
+  assert.match(beside, /WARNING: .*plugins\.entries\.memory-core\.enabled false/);
 
   const none = statusToProviderStatus({ generation: null, counts: {}, files: 0, degraded: ["embeddings: none"] }, { workspaceDir: "/ws", command: "g" });
   assert.equal(none.dirty, true);
@@ -102,7 +104,13 @@ test("graphmem status maps to OpenClaw's provider status", () => {
   assert.match(formatStatusLines("main", none).join("\n"), /none yet \(run: openclaw memory index\)/);
 });
 
-test("memory-core counts as loaded unless disabled or its dreaming is off", () => {
+test("memory-core counts as enabled unless explicitly disabled", () => {
+  assert.equal(memoryCoreEnabled({}), true);
+  assert.equal(memoryCoreEnabled({ plugins: { entries: { "memory-core": { config: { dreaming: { enabled: false } } } } } }), true);
+  assert.equal(memoryCoreEnabled({ plugins: { entries: { "memory-core": { enabled: false } } } }), false);
+});
+
+test("memory-core counts as dreaming unless disabled or its dreaming is off", () => {
   assert.equal(memoryCoreLoaded({}), true);
   assert.equal(memoryCoreLoaded({ plugins: { entries: { "memory-core": { enabled: false } } } }), false);
   assert.equal(memoryCoreLoaded({ plugins: { entries: { "memory-core": { config: { dreaming: { enabled: false } } } } } }), false);
@@ -170,10 +178,11 @@ test("the entry object is a memory plugin and the flush plan targets today's log
 });
 
 test("register() wires the capability, both tools and both CLI roots", () => {
-  const seen = { tools: [], cli: [], capability: null };
+  const seen = { tools: [], cli: [], capability: null, warnings: [] };
   plugin.register({
     pluginConfig: {},
     config: {},
+    logger: { warn: (m) => seen.warnings.push(m) },
     runtime: {},
     registerMemoryCapability: (c) => (seen.capability = c),
     registerTool: (_factory, opts) => seen.tools.push(...opts.names),
@@ -183,4 +192,5 @@ test("register() wires the capability, both tools and both CLI roots", () => {
   assert.deepEqual(seen.cli, ["memory", "graphmem"]);
   assert.equal(typeof seen.capability.runtime.getMemorySearchManager, "function");
   assert.equal(seen.capability.deterministicRecallToolName, "memory_search");
+  assert.match(seen.warnings[0], /memory-core is enabled/, "an enabled memory-core would shadow the tools");
 });
