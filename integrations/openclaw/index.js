@@ -92,10 +92,17 @@ export default {
   kind: "memory",
   register(api) {
     const settings = () => resolvePluginSettings(api.pluginConfig);
-    const liveConfig = () => (api.runtime?.config?.current ? api.runtime.config.current() : api.config) ?? {};
+    const liveConfig = () => {
+      try {
+        return (api.runtime?.config?.current ? api.runtime.config.current() : api.config) ?? {};
+      } catch {
+        return api.config ?? {};
+      }
+    };
     // Measured on 2026.9.6: an enabled memory-core registers memory_search, memory_get and the
     // `memory` CLI before this plugin does, and OpenClaw keeps the first registration.
-    if (memoryCoreEnabled(liveConfig())) api.logger?.warn?.(`graphmem: ${MEMORY_CORE_WARNING}`);
+    // (api.config, not the runtime: some registration modes hand plugins an unavailable runtime.)
+    if (memoryCoreEnabled(api.config)) api.logger?.warn?.(`graphmem: ${MEMORY_CORE_WARNING}`);
     const managerFor = (cfg, agentId, { longLived = false } = {}) => {
       const s = settings();
       return new GraphmemMemoryManager({
