@@ -39,109 +39,25 @@ from __future__ import annotations
 
 import calendar
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import TypeVar
 
-DEFAULT_LANGUAGES: tuple[str, ...] = ("en", "fr", "pt", "zh")
+from graphmem import timewords as W
+from graphmem.mood import clauses, lean
+
+#: The grammar's languages: en, fr, pt, zh, de, es (word tables in graphmem.timewords).
+DEFAULT_LANGUAGES: tuple[str, ...] = W.GRAMMAR_LANGUAGES
 AROUND_DAYS = 3
 # A yearless "Nov 27" is taken in the past unless it falls this soon after the reference:
-# logs record history, and the plans they mention are weeks ahead, not a season.
+# logs record history, and the plans they mention are weeks ahead, not a season. A clause
+# that looks forward ("will", "va", "wird") takes the next one instead.
 LOOKAHEAD_DAYS = 92
 
-# Word tables of the Latin-script languages; "|" separates values 1, 2, 3...
-_MONTHS = {
-    "en": "january jan|february feb|march mar|april apr|may|june jun|july jul|august aug|"
-    "september sept sep|october oct|november nov|december dec",
-    "fr": "janvier janv|février fevrier févr|mars|avril avr|mai|juin|juillet juil|août aout|"
-    "septembre sept|octobre oct|novembre nov|décembre decembre déc",
-    "pt": "janeiro jan|fevereiro fev|março|abril abr|maio|junho jun|julho jul|agosto|setembro|"
-    "outubro|novembro nov|dezembro dez",
-}
-_AMBIGUOUS_MONTHS = frozenset({"may", "march", "mar", "dec"})
-_WEEKDAYS = {  # Monday first
-    "en": "monday|tuesday|wednesday|thursday|friday|saturday|sunday",
-    "fr": "lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche",
-    "pt": "segunda-feira segunda|terça-feira terça|quarta-feira quarta|quinta-feira quinta|"
-    "sexta-feira sexta|sábado|domingo",
-}
-_PT_SHORT_WEEKDAYS = frozenset({"segunda", "terça", "quarta", "quinta", "sexta"})  # "second"...
-_NUMBERS = {
-    "en": "a an one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve",
-    "fr": "un une|deux|trois|quatre|cinq|six|sept|huit|neuf|dix|onze|douze",
-    "pt": "um uma|dois duas|três tres|quatro|cinco|seis|sete|oito|nove|dez|onze|doze",
-}
-_UNITS = {
-    "en": {"day": "day", "days": "day", "week": "week", "weeks": "week", "month": "month",
-           "months": "month", "year": "year", "years": "year"},
-    "fr": {"jour": "day", "jours": "day", "semaine": "week", "semaines": "week", "mois": "month",
-           "an": "year", "ans": "year", "année": "year", "années": "year"},
-    "pt": {"dia": "day", "dias": "day", "semana": "week", "semanas": "week", "mês": "month",
-           "meses": "month", "ano": "year", "anos": "year"},
-}  # fmt: skip
-# Direction words around a weekday or month name: -1 before, 0 this one, 1 after.
-_PREFIX_MODS = {
-    "en": {"last": -1, "past": -1, "previous": -1, "this": 0, "next": 1, "coming": 1},
-    "fr": {"ce": 0},
-    "pt": {"esta": 0, "este": 0, "nesta": 0, "neste": 0, "próxima": 1, "próximo": 1},
-}
-_SUFFIX_MODS = {
-    "fr": {"dernier": -1, "dernière": -1, "prochain": 1, "prochaine": 1},
-    "pt": {"passada": -1, "passado": -1, "que vem": 1},
-}
-_REL_DAYS = {
-    "en": {"today": 0, "yesterday": -1, "tomorrow": 1, "the day before yesterday": -2,
-           "day before yesterday": -2, "the day after tomorrow": 2, "day after tomorrow": 2},
-    "fr": {"aujourd'hui": 0, "hier": -1, "demain": 1, "avant-hier": -2, "après-demain": 2},
-    "pt": {"hoje": 0, "ontem": -1, "amanhã": 1, "anteontem": -2, "depois de amanhã": 2},
-    "zh": {"今天": 0, "今日": 0, "昨天": -1, "昨日": -1, "明天": 1, "明日": 1, "前天": -2, "后天": 2},
-}  # fmt: skip
-_PERIODS = {  # phrase -> (unit, offset in units)
-    "en": {f"{w} {u}": (u, n) for w, n in (("last", -1), ("previous", -1), ("this", 0),
-           ("next", 1)) for u in ("week", "month", "year")},
-    "fr": {"la semaine dernière": ("week", -1), "la semaine passée": ("week", -1),
-           "cette semaine": ("week", 0), "la semaine prochaine": ("week", 1),
-           "le mois dernier": ("month", -1), "le mois passé": ("month", -1),
-           "ce mois-ci": ("month", 0), "ce mois": ("month", 0), "le mois prochain": ("month", 1),
-           "l'année dernière": ("year", -1), "l'an dernier": ("year", -1),
-           "l'année passée": ("year", -1), "cette année": ("year", 0),
-           "l'année prochaine": ("year", 1), "l'an prochain": ("year", 1)},
-    "pt": {"semana passada": ("week", -1), "esta semana": ("week", 0),
-           "nesta semana": ("week", 0), "semana que vem": ("week", 1),
-           "próxima semana": ("week", 1), "mês passado": ("month", -1), "este mês": ("month", 0),
-           "neste mês": ("month", 0), "mês que vem": ("month", 1), "próximo mês": ("month", 1),
-           "ano passado": ("year", -1), "este ano": ("year", 0), "neste ano": ("year", 0),
-           "ano que vem": ("year", 1), "próximo ano": ("year", 1)},
-}  # fmt: skip
-# Preposition -> role. "license" lets a bare month or year count as a date ("in March").
-_PRE_ROLES = {
-    "en": {"since": "open", "around": "around", "about": "around", "circa": "around",
-           "approximately": "around", "in": "license", "during": "license",
-           "throughout": "license", "until": "license", "till": "license", "by": "license",
-           "before": "license", "after": "license", "from": "license", "early": "license",
-           "late": "license", "mid-": "license", "end of": "license", "beginning of": "license",
-           "start of": "license", "on": "neutral", "between": "between"},
-    "fr": {"depuis": "open", "vers": "around", "vers le": "around", "autour du": "around",
-           "en": "license", "pendant": "license", "jusqu'à": "license", "jusqu'en": "license",
-           "avant": "license", "après": "license", "début": "license", "fin": "license",
-           "mi-": "license", "dans": "license", "le": "neutral", "du": "neutral",
-           "entre": "between"},
-    "pt": {"desde": "open", "por volta de": "around", "cerca de": "around", "em": "license",
-           "durante": "license", "até": "license", "antes de": "license", "início de": "license",
-           "fim de": "license", "meados de": "license", "de": "license", "daqui a": "license",
-           "dia": "neutral", "no": "neutral", "entre": "between"},
-}  # fmt: skip
-_ROLLING_ARTICLES = ("the", "os", "nos", "dos", "as", "nas", "das", "les", "ces")
-_ROLLING_WORDS = ("past", "last", "previous", "últimos", "últimas")  # "the past 30 days"
-_AGO_BEFORE = ("il y a", "há", "ha", "faz")  # "il y a 3 jours", "há 2 dias"
-_AGO_AFTER = ("ago", "from now")  # "3 days ago"; "3 weeks later" counts from another event
 _LATIN_BEFORE = r"(?<![0-9A-Za-zÀ-ÿ_])"
-_FUTURE_PRE = frozenset({"in", "dans", "em", "daqui a"})  # "in 3 days", "dans 3 jours"
-# Only these make a bare year a date: "about 2000 requests", "after 2000 retries" are counts.
-_YEAR_PRE = frozenset({"in", "during", "throughout", "since", "en", "pendant", "depuis", "em",
-                       "durante", "desde"})  # fmt: skip
 _ZH_DIGITS = dict(zip("一二三四五六七八九", range(1, 10), strict=True)) | {"两": 2}
 _ZH_NUM = r"\d{1,3}|[一二两三四五六七八九十]{1,3}"
 _ZH_UNITS = {"天": "day", "日": "day", "周": "week", "星期": "week", "个星期": "week",
@@ -149,7 +65,7 @@ _ZH_UNITS = {"天": "day", "日": "day", "周": "week", "星期": "week", "个�
 _ZH_SIGN = {"上": -1, "去": -1, "这": 0, "本": 0, "今": 0, "下": 1, "明": 1}
 # Between two dates, a range: "Nov 27 – Dec 1", "27 Nov to 1 Dec", "11月27日至12月1日".
 _RANGE_GAP = re.compile(
-    r"\s*(?:[-–—~至到]|(?:to|until|till|through|thru|au|à|a|até)(?!\w))\s*", re.I
+    r"\s*(?:[-–—~至到]|(?:to|until|till|through|thru|au|à|a|até|bis|al|hasta)(?!\w))\s*", re.I
 )
 _WEEKDAY_GAP = re.compile(r",?\s*")  # a weekday written before the date it names
 _AND_GAP = re.compile(r"\s+(?:and|et|e)\s+", re.I)  # only after "between"/"entre"
@@ -162,7 +78,10 @@ class TimeSpan:
     `granularity` is "day" (start == end), "week" (Monday–Sunday), "month", "year",
     "range" (two explicit ends, a rolling window or an "around" widening) or "open"
     ("since X": from X's first day to the reference day, or date.max without one).
-    `char_start`/`char_end` are offsets of `text` in the input.
+    `char_start`/`char_end` are offsets of `text` in the input. `bound` is what the
+    preposition makes of the span for a validity: "until" ("through D", "jusqu'au D", "bis
+    D", "hasta D": valid until D's end), "from" ("from D", "as of D", "ab D": valid from
+    D's start), "since" ("since D": from D, still true), or "" (the time of an event).
     """
 
     start: date
@@ -171,6 +90,7 @@ class TimeSpan:
     char_start: int
     char_end: int
     granularity: str
+    bound: str = ""
 
 
 V = TypeVar("V")
@@ -190,6 +110,7 @@ class _Atom:
     role: str
     span: Resolved | None = None
     ymd: YMD | None = None
+    lean: int = 0  # 1: its clause looks forward, -1: back (graphmem.mood.lean)
 
 
 def _key(text: str) -> str:
@@ -262,22 +183,22 @@ def _grammar(languages: tuple[str, ...]) -> _Grammar:
     if unknown:
         raise ValueError(f"unsupported language(s) {unknown}: choose from {DEFAULT_LANGUAGES}")
     latin = [lang for lang in languages if lang != "zh"]
-    months = _numbered(_MONTHS, latin)
-    weekdays = {w: n - 1 for w, n in _numbered(_WEEKDAYS, latin).items()}  # Monday = 0
-    numbers, units = _numbered(_NUMBERS, latin), _merged(_UNITS, latin)
-    prefix, suffix = _merged(_PREFIX_MODS, latin), _merged(_SUFFIX_MODS, latin)
-    roles, periods = _merged(_PRE_ROLES, latin), _merged(_PERIODS, latin)
-    # French drops the article as often as not: "semaine dernière".
+    months = _numbered(W.MONTHS, latin)
+    weekdays = {w: n - 1 for w, n in _numbered(W.WEEKDAYS, latin).items()}  # Monday = 0
+    numbers, units = _numbered(W.NUMBERS, latin), _merged(W.UNITS, latin)
+    prefix, suffix = _merged(W.PREFIX_MODS, latin), _merged(W.SUFFIX_MODS, latin)
+    roles, periods = _merged(W.PRE_ROLES, latin), _merged(W.PERIODS, latin)
+    # French and Spanish drop the article as often as not: "semaine dernière", "mes pasado".
     periods |= {k.split(" ", 1)[1] if " " in k else k[2:]: v for k, v in periods.items()
-                if k.startswith(("la ", "le ", "l'"))}  # fmt: skip
-    latin_rel = _merged(_REL_DAYS, latin)
-    zh_rel = _merged(_REL_DAYS, ["zh"]) if "zh" in languages else {}
+                if k.startswith(("la ", "le ", "l'", "el "))}  # fmt: skip
+    latin_rel = _merged(W.REL_DAYS, latin)
+    zh_rel = _merged(W.REL_DAYS, ["zh"]) if "zh" in languages else {}
     num = rf"(?:{_alt(list(numbers))}|\d{{1,3}})"
     unit = rf"(?:{_alt(list(units))})"
     day = r"(?P<{0}>3[01]|[12]\d|0?[1-9])(?!\d)(?![.:]\d)(?:st|nd|rd|th|er|º|°)?"
     year = r"(?P<{0}>(?:19|20)\d\d)(?!\d)(?![.:]\d)"
     month = rf"(?P<{{0}}>{_alt(list(months))})(?:\.(?=\s*\d))?(?!\w)"
-    dash = r"(?:\s*[-–—]\s*|\s+(?:to|until|till|through|thru|au|à|a|até)\s+)"
+    dash = r"(?:\s*[-–—]\s*|\s+(?:to|until|till|through|thru|au|à|a|até|bis|al|hasta)\s+)"
     of_year = r"(?:,?\s+(?:de\s+)?" + year + r")?"
     before = rf"(?:(?P<{{0}}_pm>{_alt(list(prefix))})\s+)?"
     after = rf"(?:\s+(?P<{{0}}_sm>{_alt(list(suffix))})(?!\w))?"
@@ -294,23 +215,26 @@ def _grammar(languages: tuple[str, ...]) -> _Grammar:
             "zh_date": r"(?<!\d)(?P<zy>(?:19|20)\d\d)\s*年(?:\s*(?P<zm>1[0-2]|0?[1-9])\s*月"
             r"(?:\s*(?P<zd>3[01]|[12]\d|0?[1-9])\s*[日号])?)?"
             r"|(?<!\d)(?P<zm2>1[0-2]|0?[1-9])\s*月\s*(?P<zd2>3[01]|[12]\d|0?[1-9])\s*[日号]",
+            # A month alone: "2月", "十二月份" (not "2个月", a duration, nor "2月3日").
+            "zh_mon": r"(?<![\d一二三四五六七八九十])(?P<zmo>1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])"
+            r"\s*月份?(?![\d一二三四五六七八九十])",
         }
     alts |= {
         "period": rf"(?:{_alt(list(periods))})(?!\w)",
-        "rolling": rf"(?:(?:{_alt(_ROLLING_ARTICLES)})\s+)?(?:(?P<rol_w>{_alt(_ROLLING_WORDS)})"
+        "rolling": rf"(?:(?:{_alt(W.ROLLING_ARTICLES)})\s+)?(?:(?P<rol_w>{_alt(W.ROLLING_WORDS)})"
         rf"|(?P<rol_n0>{num})\s+derni(?:ers|ères))\s+(?:(?P<rol_n>{num})\s+)?"
         rf"(?P<rol_u>{unit})(?!\w)",
         "weekday": before.format("wd")
         + rf"(?P<wd>{_alt(list(weekdays))})(?!\w)"
         + after.format("wd"),
-        "offset": rf"(?:(?P<off_back>{_alt(_AGO_BEFORE)})\s+)?(?P<off_n>{num})\s+(?P<off_u>{unit})"
-        rf"(?!\w)(?:\s+(?P<off_dir>{_alt(_AGO_AFTER)})(?!\w))?",
+        "offset": rf"(?:(?P<off_back>{_alt(W.AGO_BEFORE)})\s+)?(?P<off_n>{num})\s+(?P<off_u>{unit})"
+        rf"(?!\w)(?:\s+(?P<off_dir>{_alt(W.AGO_AFTER)})(?!\w))?",
         "relday": rf"(?:{_alt(list(latin_rel))})(?!\w)",
         "iso": r"(?<![.])(?P<iso_y>(?:19|20)\d\d)(?P<iso_s>[-/])(?P<iso_m>1[0-2]|0?[1-9])"
         r"(?P=iso_s)(?P<iso_d>3[01]|[12]\d|0?[1-9])(?!\d)",
         "md": rf"{month.format('md_m')}\s*(?<=[\s.]){day.format('md_d')}"
         rf"(?:{dash}{day.format('md_d2')})?{of_year.format('md_y')}(?!\w)",
-        "dm": rf"(?<![.:/])(?:{day.format('dm_d0')}{dash})?{day.format('dm_d')}\s+(?:of\s+|de\s+)?"
+        "dm": rf"(?<![.:/])(?:{day.format('dm_d0')}{dash})?{day.format('dm_d')}\.?\s+(?:of\s+|de\s+)?"
         rf"{month.format('dm_m')}{of_year.format('dm_y')}",
         "my": rf"{month.format('my_m')},?\s+(?:de\s+)?{year.format('my_y')}",
         "mon": before.format("mon") + month.format("mon_m") + after.format("mon"),
@@ -322,7 +246,7 @@ def _grammar(languages: tuple[str, ...]) -> _Grammar:
     # opens some expression (most words open none), a CJK character, or a digit not glued
     # to a Latin letter or digit (CJK characters count as \w, so "在2024年" needs this).
     leads = {w.split()[0] for w in [*roles, *prefix, *periods, *latin_rel, *months, *weekdays,
-             *numbers, *_ROLLING_ARTICLES, *_ROLLING_WORDS, *_AGO_BEFORE]}  # fmt: skip
+             *numbers, *W.ROLLING_ARTICLES, *W.ROLLING_WORDS, *W.AGO_BEFORE]}  # fmt: skip
     loose = [w for w in leads if w[-1] in "'-"]  # "l'année", "mid-March"
     gate = (rf"(?:(?<!\w)(?=(?:{_alt([w for w in leads if w not in loose])})(?!\w)"
             rf"|{_alt(loose)})|{_LATIN_BEFORE}(?=\d)|(?=[\u3400-\u9fff]))")  # fmt: skip
@@ -370,9 +294,12 @@ def _period(anchor: date, unit: str) -> Resolved:
     return date(anchor.year, 1, 1), date(anchor.year, 12, 31), "year"
 
 
-def _month_span(month: int, direction: int | None, ref: date) -> Resolved:
-    """A month without a year: None = latest not after `ref`, -1 before, 0 this year, 1 after."""
+def _month_span(month: int, direction: int | None, ref: date, lean: int = 0) -> Resolved:
+    """A month without a year: None = latest not after `ref` (the first not before it when
+    the clause looks forward, `lean` 1), -1 before, 0 this year, 1 after."""
     y = ref.year
+    if direction is None and lean > 0:
+        return _period(date(y + (month < ref.month), month, 1), "month")
     if (direction is None and month > ref.month) or (direction == -1 and month >= ref.month):
         y -= 1
     elif direction == 1 and month <= ref.month:
@@ -399,19 +326,20 @@ def _zh_int(text: str) -> int:
     return _ZH_DIGITS.get(tens, 1) * 10 + _ZH_DIGITS.get(ones, 0)
 
 
-def _resolve_day(ymd: YMD, ref: date | None) -> date | None:
-    """A day; without a year, the latest occurrence at most LOOKAHEAD_DAYS after `ref`."""
+def _resolve_day(ymd: YMD, ref: date | None, lean: int = 0) -> date | None:
+    """A day; without a year, the latest occurrence at most LOOKAHEAD_DAYS after `ref`, or
+    the first on or after `ref` when the clause looks forward (`lean` 1)."""
     y, m, d = ymd
     if y is not None:
         return _real(y, m, d)
     if ref is None:
         return None
-    horizon = ref + timedelta(days=LOOKAHEAD_DAYS)
+    horizon = ref + timedelta(days=LOOKAHEAD_DAYS if lean <= 0 else 366)
     found = [x for year in range(ref.year + 1, ref.year - 4, -1) if (x := _real(year, m, d))]
     return next((x for x in found if x <= horizon), None)  # Feb 29 may be 4 years back
 
 
-def _resolve_range(first: YMD, last: YMD, ref: date | None) -> Resolved | None:
+def _resolve_range(first: YMD, last: YMD, ref: date | None, lean: int = 0) -> Resolved | None:
     """Two ends; a missing year comes from the other end ("Nov 27–Dec 1, 2025")."""
     (y1, m1, d1), (y2, m2, d2) = first, last
     if y1 is None and y2 is not None:
@@ -419,10 +347,15 @@ def _resolve_range(first: YMD, last: YMD, ref: date | None) -> Resolved | None:
     start = _resolve_day((y1, m1, d1), ref)
     if start is None:
         return None
-    if y2 is None:
-        y2 = start.year if (m2, d2) >= (m1, d1) else start.year + 1
-    end = _real(y2, m2, d2)
+    end = _real(y2 if y2 is not None else start.year + ((m2, d2) < (m1, d1)), m2, d2)
+    if lean > 0 and y1 is None and y2 is None and ref and end is not None and end < ref:
+        return _resolve_range(first, last, _in_year(ref, ref.year + 1), 0)  # ahead
     return (start, end, "range") if end is not None and end >= start else None
+
+
+def _in_year(day: date, year: int) -> date:
+    """`day` in `year` (Feb 29 becomes Feb 28)."""
+    return _real(year, day.month, day.day) or date(year, day.month, 28)
 
 
 def _absolute(
@@ -438,10 +371,15 @@ def _absolute(
         return replace(atom, span=_period(date(int(y), int(mo or 1), 1), "month" if mo else "year"))
     if kind == "year":
         year_span = _period(date(int(m["yr"]), 1, 1), "year")
-        return replace(atom, span=year_span) if pre in _YEAR_PRE else None
-    licensed = atom.role in ("license", "open", "around")
+        return replace(atom, span=year_span) if pre in W.YEAR_PRE else None
+    if kind == "zh_mon":
+        if ref is None:
+            return None
+        month = _zh_int(m["zmo"])
+        return replace(atom, span=_month_span(month, None, ref, _direction(atom)))
+    licensed = atom.role in ("license", "open", "around", "until", "from")
     word, year = m[f"{kind}_m"], m[f"{kind}_y"] if kind != "mon" else None
-    if _key(word) in _AMBIGUOUS_MONTHS and word[:1].islower() and not (year or atom.role):
+    if _key(word) in W.AMBIGUOUS_MONTHS and word[:1].islower() and not (year or atom.role):
         return None  # "it may 3x", "we march on"
     month, y = g.months[_key(word)], int(year) if year else None
     if kind in ("md", "dm"):
@@ -450,20 +388,35 @@ def _absolute(
                                  (m["dm_d0"], m["dm_d"])) if d]  # fmt: skip
         if len(days) == 1:
             return replace(atom, ymd=(y, month, days[0]))
-        span = _resolve_range((y, month, days[0]), (y, month, days[1]), ref)
+        span = _resolve_range((y, month, days[0]), (y, month, days[1]), ref, atom.lean)
         return replace(atom, span=span) if span else None
     if kind == "my" and y is not None:
         return replace(atom, span=_period(date(y, month, 1), "month"))
     directions = [g.mods[_key(m[x])] for x in ("mon_pm", "mon_sm") if m[x]]
     if ref is None or not (directions or licensed):
         return None  # a bare month name needs "in", "since", "last"... to be a date
-    return replace(atom, span=_month_span(month, directions[0] if directions else None, ref))
+    direction = directions[0] if directions else None
+    return replace(atom, span=_month_span(month, direction, ref, _direction(atom)))
+
+
+def _direction(atom: _Atom) -> int:
+    """Which way an undirected weekday or month resolves: "since" looks back, "until" ahead
+    unless its clause is in the past; otherwise the clause's lean (back when it has none)."""
+    if atom.role == "open":
+        return -1
+    if atom.role == "until":
+        return -1 if atom.lean < 0 else 1
+    return 1 if atom.lean > 0 else -1
 
 
 def _relative(
-    kind: str, m: re.Match[str], g: _Grammar, pre: str, atom: _Atom, ref: date
+    kind: str, m: re.Match[str], g: _Grammar, pre: str, atom: _Atom, ref: date, text: str
 ) -> _Atom | None:
     """Kinds that count from the reference day."""
+    if kind == "relday" and _key(m[kind]) in ("morgen", "mañana"):
+        previous = text[: atom.core].split()[-1:]
+        if previous and _key(previous[0]) in W.MORNING_BEFORE:
+            return None  # "heute Morgen", "esta mañana": this morning, not tomorrow
     if kind in ("relday", "zh_rel"):
         return replace(atom, span=_period(ref + timedelta(days=g.reldays[_key(m[kind])]), "day"))
     if kind in ("period", "zh_per"):
@@ -475,9 +428,9 @@ def _relative(
         return replace(atom, span=_period(_shift(ref, n, unit), unit))
     if kind == "weekday":
         name, directions = _key(m["wd"]), [g.mods[_key(m[x])] for x in ("wd_pm", "wd_sm") if m[x]]
-        if name in _PT_SHORT_WEEKDAYS and not directions:
+        if name in W.PT_SHORT_WEEKDAYS and not directions:
             return None  # "segunda" alone is also "second"
-        anchor = _weekday(ref, g.weekdays[name], directions[0] if directions else -1)
+        anchor = _weekday(ref, g.weekdays[name], directions[0] if directions else _direction(atom))
         return replace(atom, span=_period(anchor, "day"))
     if kind == "zh_wd":
         weekday, prefix = min("一二三四五六日天".index(m["zw_d"]), 6), m["zw_p"]
@@ -489,7 +442,7 @@ def _relative(
     if kind == "offset":
         n, unit = g.numbers.get(_key(m["off_n"])) or int(m["off_n"]), g.units[_key(m["off_u"])]
         after = _key(m["off_dir"] or "")
-        sign = -1 if m["off_back"] or after == "ago" else 1 if after or pre in _FUTURE_PRE else 0
+        sign = -1 if m["off_back"] or after == "ago" else 1 if after or pre in W.FUTURE_PRE else 0
         if not sign:
             return None  # "3 days" alone is a duration, not a date
         return replace(atom, span=_period(_shift(ref, sign * n, unit), unit))
@@ -509,17 +462,39 @@ def _relative(
     return None
 
 
+#: Kinds whose resolution depends on whether their clause looks forward or back.
+_LEANING = frozenset({"weekday", "mon", "md", "dm", "zh_mon", "zh_date"})
+
+
+class _Leans:
+    """The lean (graphmem.mood.lean) of the clause around an offset, computed on demand."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.bounds: list[tuple[int, int]] | None = None
+
+    def at(self, pos: int) -> int:
+        if self.bounds is None:
+            self.bounds = clauses(self.text)
+        starts = [b[0] for b in self.bounds]
+        start, end = self.bounds[max(bisect_right(starts, pos) - 1, 0)]
+        return lean(self.text[start:end], pos - start)
+
+
 def _atoms(text: str, g: _Grammar, ref: date | None) -> list[_Atom]:
     """Every grammar match that is a date, in text order; ranges not yet joined."""
     atoms = []
+    leans = _Leans(text)
     for m in g.pattern.finditer(text):
         kind = m.lastgroup or ""
         pre = _key(m["pre"] or "")
         atom = _Atom(kind, m.start(), m.start(kind), m.end(), g.roles.get(pre, ""))
-        if kind in ("iso", "zh_date", "year", "md", "dm", "my", "mon"):
+        if ref is not None and kind in _LEANING:
+            atom = replace(atom, lean=leans.at(atom.core))
+        if kind in ("iso", "zh_date", "zh_mon", "year", "md", "dm", "my", "mon"):
             found = _absolute(kind, m, g, pre, atom, ref)
         else:
-            found = _relative(kind, m, g, pre, atom, ref) if ref is not None else None
+            found = _relative(kind, m, g, pre, atom, ref, text) if ref is not None else None
         if found is not None:
             atoms.append(found)
     return atoms
@@ -538,13 +513,13 @@ def _join(text: str, atoms: list[_Atom], ref: date | None) -> list[_Atom]:
         if a.ymd is not None and i + 1 < len(atoms) and (b := atoms[i + 1]).ymd is not None:
             gap = text[a.end : b.core]
             if _RANGE_GAP.fullmatch(gap) or (a.role == "between" and _AND_GAP.fullmatch(gap)):
-                span = _resolve_range(a.ymd, b.ymd, ref)
+                span = _resolve_range(a.ymd, b.ymd, ref, a.lean)
                 if span is not None:
                     joined.append(replace(a, end=b.end, span=span, ymd=None))
                     i += 2
                     continue
         if a.ymd is not None:
-            day = _resolve_day(a.ymd, ref)
+            day = _resolve_day(a.ymd, ref, a.lean)
             a = replace(a, span=(day, day, "day"), ymd=None) if day else a
         if a.span is not None:
             joined.append(a)
@@ -561,7 +536,12 @@ def _time_span(text: str, atom: _Atom, ref: date | None) -> TimeSpan:
     elif atom.role == "around" and granularity in ("day", "range"):
         start, end = start - timedelta(days=AROUND_DAYS), end + timedelta(days=AROUND_DAYS)
         granularity = "range"
-    return TimeSpan(start, end, text[atom.start : atom.end], atom.start, atom.end, granularity)
+    bound = {"open": "since", "until": "until", "from": "from"}.get(atom.role, "")
+    if granularity == "range" and bound != "since":
+        bound = ""  # "from Mar 16 to Mar 19" states both ends
+    return TimeSpan(
+        start, end, text[atom.start : atom.end], atom.start, atom.end, granularity, bound
+    )
 
 
 def extract_times(
