@@ -43,6 +43,8 @@ class BlockExtras:
     valid_from: date | None = None
     valid_to: date | None = None
     speaker: str | None = None
+    #: "plan" or "hypothetical" (graphmem.mood): an intention, never a state; None: a statement.
+    mood: str | None = None
 
 
 @dataclass(frozen=True)

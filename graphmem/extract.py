@@ -19,6 +19,7 @@ from datetime import date
 from graphmem.blocks import Block, EntityPage, ParsedFile
 from graphmem.cache import FileCache, code_version
 from graphmem.compile import BlockExtras, EntityInfo, declare, page_aliases
+from graphmem.dating import Dating, date_block
 from graphmem.entities import (
     Gazetteer,
     KnownEntity,
@@ -28,11 +29,19 @@ from graphmem.entities import (
     promote_ner,
     speakers,
 )
+from graphmem.mood import Mood
 from graphmem.names import fold, slugify
-from graphmem.timex import TimeSpan, extract_times
+from graphmem.timex_fallback import (
+    fallback_notice,
+    fallback_times,
+    file_language,
+    needs_fallback,
+)
 
 #: Changes whenever time tagging or mention finding changes, so caches never go stale.
-EXTRACT_VERSION = code_version("timex", "entities", "extract", "names")
+EXTRACT_VERSION = code_version(
+    "timex", "timewords", "mood", "dating", "timex_fallback", "entities", "extract", "names"
+)
 #: NER runs over this many characters of a block at most (a pasted log is not prose).
 NER_MAX_CHARS = 2000
 
@@ -50,25 +59,6 @@ class Extraction:
     notices: tuple[str, ...] = ()
     #: Seconds spent in spaCy NER (loading the pipeline included).
     ner_seconds: float = 0.0
-
-
-def validity(
-    spans: Sequence[TimeSpan], day: date | None, kind: str
-) -> tuple[date | None, date | None]:
-    """The validity interval a block's text states, else (its day, open).
-
-    A range ("Nov 27–Dec 1, 2025") bounds both ends; "since August" opens at its start. For a
-    world fact a single date marks when the state began ("moved to Lisbon in March"); for an
-    event (experience, observation, log text) it is when the event happened.
-    """
-    if not spans:
-        return day, None
-    span = spans[0]
-    if span.granularity == "range":
-        return span.start, span.end
-    if span.granularity == "open" or kind == "world":
-        return span.start, None
-    return span.start, span.end
 
 
 def _known(entities: dict[str, EntityInfo]) -> list[KnownEntity]:
@@ -121,19 +111,25 @@ class Extractor:
     def _put(self, path: str, stage: str, payload: object) -> None:
         self.cache.put(path, stage, self.hashes[path], EXTRACT_VERSION, payload)
 
-    def times(self, pf: ParsedFile) -> dict[str, tuple[date | None, date | None]]:
-        """Validity per block id of one file."""
+    def times(self, pf: ParsedFile) -> dict[str, Dating]:
+        """Validity and mood per block id of one file (graphmem.dating)."""
         cached = self._get(pf.path, "times")
         if cached is None:
+            language = file_language([b.text for b in pf.blocks], [b.heading for b in pf.blocks])
+            fallback = needs_fallback(language) and pf.day is not None
+            if fallback and language and (notice := fallback_notice(language)):
+                self.notices.append(f"{pf.path}: {notice}")
             payload = {}
             for block in pf.blocks:
-                spans = extract_times(block.text, pf.day)
-                start, end = validity(spans, pf.day, block.kind)
-                payload[block.id] = [_iso(start), _iso(end)]
+                extra = (
+                    fallback_times(block.text, pf.day, language) if fallback and language else []
+                )
+                dating = date_block(block.text, pf.day, block.kind, extra=extra)
+                payload[block.id] = [_iso(dating.valid_from), _iso(dating.valid_to), dating.mood]
             self._put(pf.path, "times", payload)
             cached = payload
         assert isinstance(cached, dict)
-        return {bid: (_day(v[0]), _day(v[1])) for bid, v in cached.items()}
+        return {bid: Dating(_day(v[0]), _day(v[1]), _mood(v[2])) for bid, v in cached.items()}
 
     def ner_spans(
         self, files: Sequence[ParsedFile], progress: Progress | None
@@ -310,13 +306,14 @@ def block_extras(
         file_mentions = extractor.mentions(pf, gazetteer, key, ner)
         for block in pf.blocks:
             found = tuple(m for m in file_mentions.get(block.id, ()) if m.slug in entities)
-            start, end = times.get(block.id, (pf.day, None))
+            dating = times.get(block.id, Dating(pf.day, None))
             spoken = next((m for m in found if m.source == "speaker"), None)
             extras[block.id] = BlockExtras(
                 mentions=found,
-                valid_from=start,
-                valid_to=end,
+                valid_from=dating.valid_from,
+                valid_to=dating.valid_to,
                 speaker=spoken.surface if spoken else None,
+                mood=dating.mood,
             )
     if progress:
         progress("extract", len(files), len(files))
@@ -363,3 +360,7 @@ def _iso(value: date | None) -> str | None:
 
 def _day(value: str | None) -> date | None:
     return date.fromisoformat(value) if value else None
+
+
+def _mood(value: object) -> Mood | None:
+    return "plan" if value == "plan" else "hypothetical" if value == "hypothetical" else None

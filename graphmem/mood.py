@@ -59,7 +59,7 @@ _PLAN = {
     r"quer(?:em)? \w+(?:ar|er|ir)|em breve|\w{2,}(?:rá|rão)",
     "de": r"wird|werden|wirst|werde|will|wollen|möchte[n]?|plan(?:t|en)|vorhat|vorhaben|"
     r"hat vor|bald|demnächst",
-    "es": r"(?:va|vas|voy|vamos|van) a \w+(?:ar|er|ir)|plane(?:a|an|ando)|"
+    "es": r"(?:va|vas|voy|vamos|van) a \w+(?:ar|er|ir)(?:se|me|te|nos|lo|la)?|plane(?:a|an|ando)|"
     r"piens(?:a|an) \w+(?:ar|er|ir)|quier(?:e|en) \w+(?:ar|er|ir)|pronto|\w{2,}(?:rá|rán)",
 }
 _ZH_PLAN = "打算|计划|准备|将要|即将|想要"
@@ -103,8 +103,11 @@ _FORWARD_RX = _compile(_FORWARD_ONLY, _ZH_FORWARD)
 # participles ("gemacht") are not, and "Fred" is a name where "fixed" is a verb.
 _PAST_RX = _compile(_PAST, _ZH_PAST)
 # A clause ends at sentence punctuation (or ";") followed by a space, or at a line break
-# that starts a new list item or a blank line.
-_CLAUSE_END = re.compile(r"[.!?;。！？；]+(?=\s|$)|\n(?=\s*(?:[-*+]\s|\n|#))")
+# that starts a new list item or a blank line. A full stop after a digit ("19. März") or a
+# capitalised three-letter word ("Nov. 27") is an ordinal or an abbreviation.
+_CLAUSE_END = re.compile(
+    r"(?:(?<!\d)(?<![A-Z][a-z]{2})\.|[!?;。！？；])+(?=\s|$)|\n(?=\s*(?:[-*+]\s|\n|#))"
+)
 _CODE = re.compile(r"`[^`\n]*`")
 
 

@@ -508,7 +508,7 @@ def _join(text: str, atoms: list[_Atom], ref: date | None) -> list[_Atom]:
         a = atoms[i]
         if a.kind == "weekday" and i + 1 < len(atoms) and (b := atoms[i + 1]).ymd is not None:
             if _WEEKDAY_GAP.fullmatch(text[a.end : b.start]):  # "Thursday, 27 November"
-                a = replace(b, start=a.start)
+                a = replace(b, start=a.start, role=a.role or b.role)
                 i += 1
         if a.ymd is not None and i + 1 < len(atoms) and (b := atoms[i + 1]).ymd is not None:
             gap = text[a.end : b.core]

@@ -280,3 +280,128 @@ def test_question_with_several_times_covers_them_all() -> None:
         D(2025, 11, 28),
         "Nov 3 call and yesterday",
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("gestern", D(2025, 11, 28), D(2025, 11, 28)),
+        ("vorgestern", D(2025, 11, 27), D(2025, 11, 27)),
+        ("morgen", D(2025, 11, 30), D(2025, 11, 30)),
+        ("vor 3 Tagen", D(2025, 11, 26), D(2025, 11, 26)),
+        ("vor zwei Wochen", D(2025, 11, 10), D(2025, 11, 16)),
+        ("letzte Woche", D(2025, 11, 17), D(2025, 11, 23)),
+        ("nächste Woche", D(2025, 12, 1), D(2025, 12, 7)),
+        ("letzten Dienstag", D(2025, 11, 25), D(2025, 11, 25)),
+        ("am 19. März 2025", D(2025, 3, 19), D(2025, 3, 19)),
+        ("Donnerstag, 27. November", D(2025, 11, 27), D(2025, 11, 27)),
+        ("im Februar", D(2025, 2, 1), D(2025, 2, 28)),
+        ("Anfang April", D(2025, 4, 1), D(2025, 4, 30)),
+        ("seit Oktober", D(2025, 10, 1), DAY),
+        ("die letzten 7 Tage", D(2025, 11, 22), DAY),
+        ("ayer", D(2025, 11, 28), D(2025, 11, 28)),
+        ("anteayer", D(2025, 11, 27), D(2025, 11, 27)),
+        ("mañana", D(2025, 11, 30), D(2025, 11, 30)),
+        ("hace tres días", D(2025, 11, 26), D(2025, 11, 26)),
+        ("la semana pasada", D(2025, 11, 17), D(2025, 11, 23)),
+        ("el mes pasado", D(2025, 10, 1), D(2025, 10, 31)),
+        ("el martes pasado", D(2025, 11, 25), D(2025, 11, 25)),
+        ("el 9 de abril de 2025", D(2025, 4, 9), D(2025, 4, 9)),
+        ("en febrero", D(2025, 2, 1), D(2025, 2, 28)),
+        ("desde marzo", D(2025, 3, 1), DAY),
+        ("del 3 al 9 de abril", D(2025, 4, 3), D(2025, 4, 9)),
+        ("2月", D(2025, 2, 1), D(2025, 2, 28)),
+        ("十一月份", D(2025, 11, 1), D(2025, 11, 30)),
+    ],
+)
+def test_german_spanish_and_chinese_months(text: str, start: date, end: date) -> None:
+    span = only(text)
+    assert (span.start, span.end, span.text) == (start, end, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "heute Morgen war es kalt",  # "this morning": only "heute" is a date
+        "esta mañana llovió",
+    ],
+)
+def test_morning_is_not_tomorrow(text: str) -> None:
+    assert [s.end for s in extract_times(text, DAY)] in ([DAY], [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["2个月", "Tag 3 der Konferenz", "once a week", "el puerto 8080", "um 18:40", "dos veces"],
+)
+def test_german_spanish_false_positives(text: str) -> None:
+    assert extract_times(text, DAY) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "day", "expected"),
+    [
+        # A weekday alone: back by default and in the past tense, ahead in a plan.
+        ("On Saturday we will go hiking.", DAY, D(2025, 12, 6)),
+        ("On Saturday we went hiking.", DAY, D(2025, 11, 22)),
+        ("Last Saturday we hiked.", DAY, D(2025, 11, 22)),
+        ("We are going to call him on Tuesday.", DAY, D(2025, 12, 2)),
+        ("Samedi, on va randonner.", DAY, D(2025, 12, 6)),
+        ("Samedi, nous avons randonné.", DAY, D(2025, 11, 22)),
+        ("No sábado vamos jantar fora.", DAY, D(2025, 12, 6)),
+        ("No sábado jantaram fora.", DAY, D(2025, 11, 22)),
+        ("Am Samstag werden wir wandern.", DAY, D(2025, 12, 6)),
+        ("Am Samstag waren wir wandern.", DAY, D(2025, 11, 22)),
+        ("El sábado vamos a cenar fuera.", DAY, D(2025, 12, 6)),
+        ("El sábado cenaron fuera.", DAY, D(2025, 11, 22)),
+        # "until" looks ahead, "since" back.
+        ("Théo stays at his parents' until Wednesday.", DAY, D(2025, 12, 3)),
+        ("Down since Wednesday.", DAY, D(2025, 11, 26)),
+    ],
+)
+def test_weekdays_follow_the_clause_tense(text: str, day: date, expected: date) -> None:
+    assert only(text, day).start == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "day", "start"),
+    [
+        ("Her mother is coming to visit in November.", D(2025, 9, 10), D(2025, 11, 1)),
+        ("We will launch in March.", D(2025, 11, 29), D(2026, 3, 1)),
+        ("We launched in March.", D(2025, 11, 29), D(2025, 3, 1)),
+        ("We will ship in November.", D(2025, 11, 29), D(2025, 11, 1)),  # this month counts
+        ("Ela vai mudar em março.", D(2025, 11, 29), D(2026, 3, 1)),
+        ("Er wird im März umziehen.", D(2025, 11, 29), D(2026, 3, 1)),
+        ("Va a mudarse en marzo.", D(2025, 11, 29), D(2026, 3, 1)),
+        ("我们打算3月去上海", D(2025, 11, 29), D(2026, 3, 1)),
+        ("We will fly out on Apr 2.", D(2025, 11, 29), D(2026, 4, 2)),  # past LOOKAHEAD
+        ("We flew out on Apr 2.", D(2025, 11, 29), D(2025, 4, 2)),
+    ],
+)
+def test_months_and_dates_look_ahead_in_a_plan(text: str, day: date, start: date) -> None:
+    assert only(text, day).start == start
+
+
+@pytest.mark.parametrize(
+    ("text", "end"),
+    [
+        ("Kestrel runs on 8081 until Friday.", D(2025, 12, 5)),
+        ("The offer is valid through Dec 15.", D(2025, 12, 15)),
+        ("Il reste jusqu'au 3 décembre.", D(2025, 12, 3)),
+        ("Fica até sexta-feira.", D(2025, 12, 5)),
+        ("Er bleibt bis Freitag.", D(2025, 12, 5)),
+        ("Se queda hasta el viernes.", D(2025, 12, 5)),
+        ("Pinned till Monday.", D(2025, 12, 1)),
+    ],
+)
+def test_until_through_bound_the_end(text: str, end: date) -> None:
+    span = only(text)
+    assert (span.bound, span.end) == ("until", end)
+
+
+def test_since_and_from_bound_the_start() -> None:
+    since = only("Running since August.")
+    assert (since.bound, since.start, since.granularity) == ("since", D(2025, 8, 1), "open")
+    start = only("Théo works there from Dec 15.")
+    assert (start.bound, start.start) == ("from", D(2025, 12, 15))
+    assert only("Berlin from Nov 27 to Dec 1.").bound == ""  # a range states both ends

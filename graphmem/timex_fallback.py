@@ -1,0 +1,164 @@
+"""Dates in languages the time grammar does not cover, through dateparser.
+
+graphmem.timex reads en, fr, pt, zh, de and es. A log written in Italian, Dutch, Polish...
+still says "ieri" or "la settimana scorsa": :func:`file_language` names the language of a
+file (from its translated Retain heading, else from its most frequent function words) and
+:func:`fallback_times` asks dateparser (200+ languages) for that one language only. Its
+traps are guarded, as DEPENDENCIES.md lists them:
+
+- `languages=` is always set (auto-detection costs 36–138 ms a sentence and guesses wrong);
+- a match without a letter ("8080", "1.5") or with a year outside 1900–2100 is dropped;
+- a bare duration ("3 giorni": a number and a unit, no "fa"/"geleden") is dropped: it
+  resolves differently against two reference days in the same month and has two words;
+- a month without a day ("in marzo") is the whole month: resolved with
+  PREFER_DAY_OF_MONTH "first" and "last", and the two ends differ;
+- dates are preferred from the past (logs record history), relative to the file's day;
+- ranges are not joined (dateparser reads neither end of "3–9 aprile" as a range).
+
+Without dateparser installed, :func:`fallback_times` returns nothing and
+:func:`fallback_notice` says so once; ISO dates still come from the grammar.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections import Counter
+from datetime import date, datetime
+from functools import lru_cache
+from typing import Any
+
+from graphmem.timewords import GRAMMAR_LANGUAGES
+from graphmem.timex import TimeSpan
+
+#: Translated "## Retain" headings and the language each one names.
+RETAIN_LANGUAGES = {
+    "retain": "en", "retenir": "fr", "reter": "pt", "保留": "zh", "behalten": "de",
+    "retener": "es", "conservare": "it", "ricorda": "it", "onthouden": "nl", "bewaren": "nl",
+    "zachowaj": "pl", "behåll": "sv", "behold": "da", "reține": "ro",
+}  # fmt: skip
+# A handful of frequent function words per language: enough to tell a page's language.
+_FUNCTION_WORDS = {
+    "en": "the and is was of to in that with for on she he we it",
+    "fr": "le la les et est des une avec pour dans elle il nous pas sur",
+    "pt": "o os que não com uma para é ela ele nós foi em do da",
+    "de": "der die das und ist nicht mit ein eine sie er wir war auf den",
+    "es": "el los las y que es con una para por ella él fue del muy",
+    "it": "il che di è per una sono con della gli lei lui siamo ho anche",
+    "nl": "de het een en van is niet met dat zijn op ze hij wij ook",
+    "pl": "i w na nie się z do że jest to jak po ale był",
+    "sv": "och att det är som en på med för inte jag har var till",
+    "da": "og at det er som en på med for ikke jeg har var til",
+    "ro": "și în este că nu cu pe la un o pentru mai am fost",
+}
+_WORDS = {lang: frozenset(words.split()) for lang, words in _FUNCTION_WORDS.items()}
+_TOKEN = re.compile(r"[^\W\d_]+")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_BARE_DURATION = re.compile(r"\d{1,3}\s+[^\W\d_]+")
+_SETTINGS: dict[str, Any] = {"PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": False}
+_NOTICE = "dateparser not installed: dates in {lang} logs come only from ISO dates"
+
+
+def file_language(texts: list[str], headings: list[str]) -> str | None:
+    """The language of a file: its translated Retain heading, else the language whose
+    function words occur most (at least 3 hits, 1.5 times the runner-up's), else None."""
+    for heading in headings:
+        lang = RETAIN_LANGUAGES.get(heading.rsplit(">", 1)[-1].strip().casefold())
+        if lang:
+            return lang
+    counts: Counter[str] = Counter()
+    cjk = 0
+    for text in texts:
+        cjk += len(_CJK.findall(text))
+        for token in _TOKEN.findall(text.casefold()):
+            for lang, words in _WORDS.items():
+                if token in words:
+                    counts[lang] += 1
+    ranked = counts.most_common(2)
+    if cjk > 20 and (not ranked or cjk > ranked[0][1]):
+        return "zh"
+    if not ranked or ranked[0][1] < 3:
+        return None
+    if len(ranked) > 1 and 2 * ranked[0][1] < 3 * ranked[1][1]:
+        return None
+    return ranked[0][0]
+
+
+def needs_fallback(language: str | None) -> bool:
+    """True for a detected language the grammar does not read."""
+    return language is not None and language not in GRAMMAR_LANGUAGES
+
+
+@lru_cache(maxsize=1)
+def _search() -> Any:
+    try:
+        from dateparser.search import search_dates
+    except ImportError:
+        return None
+    return search_dates
+
+
+def fallback_notice(language: str) -> str | None:
+    """The one-line notice to show when dateparser is missing (None when it is there)."""
+    return None if _search() is not None else _NOTICE.format(lang=language)
+
+
+def _parse(text: str, language: str, base: date, **settings: Any) -> datetime | None:
+    found = _search()(
+        text,
+        languages=[language],
+        settings={**_SETTINGS, "RELATIVE_BASE": datetime(base.year, base.month, base.day),
+                  **settings},
+    )  # fmt: skip
+    return found[0][1] if found else None
+
+
+def fallback_times(text: str, day: date | None, language: str) -> list[TimeSpan]:
+    """Time expressions dateparser finds in `text` (in `language`), relative to `day`.
+
+    Empty without a day, without dateparser, or for a language dateparser does not know.
+    """
+    search = _search()
+    if search is None or day is None or not text.strip():
+        return []
+    base = datetime(day.year, day.month, day.day)
+    try:
+        found = (
+            search(text, languages=[language], settings={**_SETTINGS, "RELATIVE_BASE": base}) or []
+        )
+    except (ValueError, KeyError, RuntimeError):  # an unknown language code, or its bugs
+        return []
+    spans: list[TimeSpan] = []
+    cursor = 0
+    for surface, when in found:
+        at = text.find(surface, cursor)
+        if at < 0:
+            continue
+        cursor = at + len(surface)
+        span = _guarded(surface, when, day, language)
+        if span is not None:
+            spans.append(TimeSpan(span[0], span[1], surface, at, cursor, span[2]))
+    return spans
+
+
+def _guarded(
+    surface: str, when: datetime, day: date, language: str
+) -> tuple[date, date, str] | None:
+    """(start, end, granularity) of one dateparser match, or None for a known trap."""
+    if not any(ch.isalpha() for ch in surface) or not 1900 <= when.year <= 2100:
+        return None  # "8080", "1.5", "2 3"
+    words = surface.split()
+    if len(words) == 1 and len(surface) < 4 and not any(ch.isdigit() for ch in surface):
+        return None  # a short word that happens to be a date word somewhere
+    if _BARE_DURATION.fullmatch(surface.strip()):
+        # Counted back from two reference days, a duration keeps its distance to them.
+        shifted = day.replace(day=1 if day.day > 14 else 28)
+        here, there = _parse(surface, language, day), _parse(surface, language, shifted)
+        if here and there and day - here.date() == shifted - there.date():
+            return None  # "3 giorni": a duration, not a date
+    first = _parse(surface, language, day, PREFER_DAY_OF_MONTH="first")
+    last = _parse(surface, language, day, PREFER_DAY_OF_MONTH="last")
+    if first and last and first.day == 1 and last.day >= 28 and first.month == last.month:
+        end = first.replace(day=calendar.monthrange(first.year, first.month)[1])
+        return first.date(), end.date(), "month"  # a month without a day: all of it
+    return when.date(), when.date(), "day"

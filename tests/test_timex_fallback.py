@@ -1,0 +1,81 @@
+"""graphmem.timex_fallback: dates in languages the grammar does not read, via dateparser."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from graphmem import timex_fallback
+from graphmem.timex_fallback import fallback_notice, fallback_times, file_language, needs_fallback
+
+DAY = date(2026, 3, 18)  # a Wednesday
+HAS_DATEPARSER = timex_fallback._search() is not None
+needs_dateparser = pytest.mark.skipif(not HAS_DATEPARSER, reason="dateparser not installed")
+
+
+@pytest.mark.parametrize(
+    ("texts", "headings", "expected"),
+    [
+        ([], ["Retenir"], "fr"),
+        ([], ["Notes > Behalten"], "de"),
+        (["Ieri siamo andati al mare con gli amici e anche lei era contenta."], [], "it"),
+        (["Gisteren was ik in Utrecht met de fiets, en het was niet koud."], [], "nl"),
+        (["Yesterday she was at the office and we fixed the build."], [], "en"),
+        (["Ayer fueron en bici y comieron con Pau, que es muy simpático."], [], "es"),
+        (["ok"], [], None),  # too little to tell
+    ],
+)
+def test_file_language(texts: list[str], headings: list[str], expected: str | None) -> None:
+    assert file_language(texts, headings) == expected
+
+
+def test_only_languages_outside_the_grammar_need_the_fallback() -> None:
+    assert needs_fallback("it") and needs_fallback("nl")
+    assert not any(needs_fallback(x) for x in ("en", "fr", "pt", "zh", "de", "es", None))
+
+
+@needs_dateparser
+@pytest.mark.parametrize(
+    ("text", "surface", "start", "end"),
+    [
+        ("Ieri siamo andati al mare.", "Ieri", date(2026, 3, 17), date(2026, 3, 17)),
+        ("Domani parto per Roma.", "Domani", date(2026, 3, 19), date(2026, 3, 19)),
+        ("Il 3 marzo abbiamo traslocato.", "3 marzo", date(2026, 3, 3), date(2026, 3, 3)),
+        ("Lei lavora qui da marzo.", "marzo", date(2026, 3, 1), date(2026, 3, 31)),
+    ],
+)
+def test_italian_dates(text: str, surface: str, start: date, end: date) -> None:
+    spans = fallback_times(text, DAY, "it")
+    assert [(s.text, s.start, s.end) for s in spans] == [(surface, start, end)]
+    assert all(text[s.char_start : s.char_end] == s.text for s in spans)
+
+
+@needs_dateparser
+@pytest.mark.parametrize(
+    "text",
+    [
+        "La porta 8080 è aperta, versione 1.5.",  # numbers are not years
+        "Lavoro da 3 giorni.",  # a bare duration
+    ],
+)
+def test_dateparser_traps_are_guarded(text: str) -> None:
+    assert fallback_times(text, DAY, "it") == []
+
+
+def test_no_day_no_dates() -> None:
+    assert fallback_times("Ieri siamo andati al mare.", None, "it") == []
+
+
+def test_without_dateparser_it_degrades_with_a_notice(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(timex_fallback, "_search", lambda: None)
+    assert fallback_times("Ieri siamo andati al mare.", DAY, "it") == []
+    assert (
+        fallback_notice("it")
+        == "dateparser not installed: dates in it logs come only from ISO dates"
+    )
+
+
+@needs_dateparser
+def test_with_dateparser_there_is_no_notice() -> None:
+    assert fallback_notice("it") is None
