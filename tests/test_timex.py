@@ -405,3 +405,37 @@ def test_since_and_from_bound_the_start() -> None:
     start = only("Théo works there from Dec 15.")
     assert (start.bound, start.start) == ("from", D(2025, 12, 15))
     assert only("Berlin from Nov 27 to Dec 1.").bound == ""  # a range states both ends
+
+
+ASKED = D(2026, 6, 12)
+
+
+@pytest.mark.parametrize(
+    ("question", "start", "end"),
+    [
+        ("What port was Kestrel listening on in February?", D(2026, 2, 1), D(2026, 2, 28)),
+        ("What port was Kestrel listening on in February 2026?", D(2026, 2, 1), D(2026, 2, 28)),
+        ("What database did Kestrel use as of March 1?", D(2026, 3, 1), D(2026, 3, 1)),
+        ("Who was Joana's employer on 20 April 2026?", D(2026, 4, 20), D(2026, 4, 20)),
+        ("What changed last week?", D(2026, 6, 1), D(2026, 6, 7)),
+        ("Qual era o telefone da Graça em fevereiro?", D(2026, 2, 1), D(2026, 2, 28)),
+        ("Où habitait Joana en février ?", D(2026, 2, 1), D(2026, 2, 28)),
+        ("Welchen Port hatte Kestrel im Februar?", D(2026, 2, 1), D(2026, 2, 28)),
+        ("¿Dónde vivía Joana en febrero?", D(2026, 2, 1), D(2026, 2, 28)),
+        ("Kestrel 2月用的是哪个端口？", D(2026, 2, 1), D(2026, 2, 28)),
+        ("Was hat Joana letzte Woche gemacht?", D(2026, 6, 1), D(2026, 6, 7)),
+        ("¿Qué pasó la semana pasada?", D(2026, 6, 1), D(2026, 6, 7)),
+        ("What is planned for September?", D(2026, 9, 1), D(2026, 9, 30)),  # it looks ahead
+    ],
+)
+def test_question_windows(question: str, start: date, end: date) -> None:
+    span = question_time(question, ASKED)
+    assert span is not None
+    assert (span.start, span.end) == (start, end)
+
+
+@pytest.mark.parametrize(
+    "question", ["Which port is Kestrel on right now?", "What is Sluice's retry.maxAttempts?"]
+)
+def test_question_without_a_window(question: str) -> None:
+    assert question_time(question, ASKED) is None
