@@ -49,7 +49,7 @@ _HYPOTHETICAL = {
 }
 _ZH_HYPOTHETICAL = "如果|要是|假如|万一|也许|或许|考虑"
 _PLAN = {
-    "en": r"will(?! not|n['’]t)|shall|going to|gonna|plan(?:s|ned|ning)? (?:to|on|for)|planning|"
+    "en": r"will(?! not|n['’]t)|[a-z]+['’]ll|shall|going to|gonna|plan(?:s|ned|ning)? (?:to|on|for)|planning|"
     r"intend(?:s|ing)?(?: to)?|want(?:s)? to|hope(?:s)? to|aim(?:s)? to|about to|scheduled|"
     r"is due|(?:is|are) (?:coming|moving|leaving|flying)|upcoming",
     "fr": r"(?:va|vais|vas|vont|allons|allez) \w+(?:er|ir|re)|prévoi(?:t|ent)|prévu[e]?|"
