@@ -217,7 +217,8 @@ def _grammar(languages: tuple[str, ...]) -> _Grammar:
     if "zh" in languages:
         alts |= {
             "zh_wd": r"(?P<zw_p>[上下这本])?个?(?:周|星期|礼拜)(?P<zw_d>[一二三四五六日天])",
-            "zh_per": r"(?P<zp_w>[上这本下])个?(?:星期|周)|(?P<zp_m>[上这本下])个?月|(?P<zp_y>[去今明])年",
+            "zh_per": r"(?P<zp_e>[上这本下])个?(?:周末|星期末)|(?P<zp_w>[上这本下])个?(?:星期|周)"
+            r"|(?P<zp_m>[上这本下])个?月|(?P<zp_y>[去今明])年",
             "zh_rel": _alt(list(zh_rel)),
             "zh_off": rf"(?<!\d)(?P<zo_n>{_ZH_NUM})\s*(?P<zo_u>{_alt(list(_ZH_UNITS))})"
             r"(?P<zo_d>以前|之前|前|以后|之后|后)",
@@ -433,8 +434,21 @@ def _relative(
         if kind == "period":
             unit, n = g.periods[_key(m[kind])]
         else:
-            unit = "week" if m["zp_w"] else "month" if m["zp_m"] else "year"
-            n = _ZH_SIGN[m["zp_w"] or m["zp_m"] or m["zp_y"]]
+            unit = (
+                "weekend"
+                if m["zp_e"]
+                else "week"
+                if m["zp_w"]
+                else "month"
+                if m["zp_m"]
+                else "year"
+            )
+            n = _ZH_SIGN[m["zp_e"] or m["zp_w"] or m["zp_m"] or m["zp_y"]]
+        if unit == "weekend":  # Saturday and Sunday of that Monday-first week
+            monday, _, _ = _period(_shift(ref, n, "week"), "week")
+            return replace(
+                atom, span=(monday + timedelta(days=5), monday + timedelta(days=6), "range")
+            )
         return replace(atom, span=_period(_shift(ref, n, unit), unit))
     if kind == "weekday":
         name, directions = _key(m["wd"]), [g.mods[_key(m[x])] for x in ("wd_pm", "wd_sm") if m[x]]

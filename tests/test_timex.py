@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 import pytest
 
@@ -439,3 +439,21 @@ def test_question_windows(question: str, start: date, end: date) -> None:
 )
 def test_question_without_a_window(question: str) -> None:
     assert question_time(question, ASKED) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("last weekend", D(2025, 11, 22)),
+        ("this weekend", D(2025, 11, 29)),
+        ("next weekend", D(2025, 12, 6)),
+        ("le week-end dernier", D(2025, 11, 22)),
+        ("este fim de semana", D(2025, 11, 29)),
+        ("letztes Wochenende", D(2025, 11, 22)),
+        ("el próximo fin de semana", D(2025, 12, 6)),
+        ("上周末", D(2025, 11, 22)),
+    ],
+)
+def test_weekends_are_saturday_and_sunday(text: str, start: date) -> None:
+    span = only(text)
+    assert (span.start, span.end, span.text) == (start, start + timedelta(days=1), text)
