@@ -51,7 +51,10 @@ _FUNCTION_WORDS = {
     "da": "og at det er som en på med for ikke jeg har var til",
     "ro": "și în este că nu cu pe la un o pentru mai am fost",
 }
-_WORDS = {lang: frozenset(words.split()) for lang, words in _FUNCTION_WORDS.items()}
+_LANGS_OF: dict[str, tuple[str, ...]] = {}
+for _lang, _words in _FUNCTION_WORDS.items():
+    for _word in _words.split():
+        _LANGS_OF[_word] = (*_LANGS_OF.get(_word, ()), _lang)
 _TOKEN = re.compile(r"[^\W\d_]+")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _BARE_DURATION = re.compile(r"\d{1,3}\s+[^\W\d_]+")
@@ -71,9 +74,7 @@ def file_language(texts: list[str], headings: list[str]) -> str | None:
     for text in texts:
         cjk += len(_CJK.findall(text))
         for token in _TOKEN.findall(text.casefold()):
-            for lang, words in _WORDS.items():
-                if token in words:
-                    counts[lang] += 1
+            counts.update(_LANGS_OF.get(token, ()))
     ranked = counts.most_common(2)
     if cjk > 20 and (not ranked or cjk > ranked[0][1]):
         return "zh"
