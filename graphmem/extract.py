@@ -117,8 +117,9 @@ class Extractor:
         if cached is None:
             language = file_language([b.text for b in pf.blocks], [b.heading for b in pf.blocks])
             fallback = needs_fallback(language) and pf.day is not None
-            if fallback and language and (notice := fallback_notice(language)):
-                self.notices.append(f"{pf.path}: {notice}")
+            notice = fallback_notice(language) if fallback and language else None
+            if notice and notice not in self.notices:
+                self.notices.append(notice)  # once per language, not once per file
             payload = {}
             for block in pf.blocks:
                 extra = (

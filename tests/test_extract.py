@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import WriteFiles, settings_for
 
+from graphmem import timex_fallback
 from graphmem.api import open_graph, status
 from graphmem.cache import FileCache
 from graphmem.extract import Extractor, block_extras
@@ -241,3 +242,16 @@ def test_block_extras_carry_the_mood(tmp_path: Path) -> None:
     extractor = Extractor(FileCache(tmp_path / "cache.sqlite"), {pf.path: "h"}, ner_model=None)
     extras = block_extras([pf], extractor, {}, {})
     assert [extras[b.id].mood for b in pf.blocks] == ["hypothetical", "plan", None]
+
+
+def test_without_dateparser_an_italian_log_indexes_and_says_so_once(
+    make_workspace: WriteFiles, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(timex_fallback, "_search", lambda: None)
+    italian = "Ieri siamo andati al mare con gli amici e anche lei era contenta.\n"
+    root = make_workspace({"memory/2026-03-18.md": italian, "memory/2026-03-19.md": italian})
+    report = index_workspace(settings_for(root))
+    notices = [n for n in report.degraded if "dateparser" in n]
+    assert notices == ["dateparser not installed: dates in it logs come only from ISO dates"]
+    got = rows(root, "MATCH (p:Passage) RETURN p.valid_from ORDER BY p.day")
+    assert got == [[date(2026, 3, 18)], [date(2026, 3, 19)]]  # the file's day, no crash
