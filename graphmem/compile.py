@@ -20,6 +20,7 @@ from datetime import date
 
 from graphmem.blocks import Block, EntityPage, ParsedFile
 from graphmem.entities import Mention
+from graphmem.mood import mood
 from graphmem.names import normalize_text, slugify
 from graphmem.ontology import node_columns, rel_columns
 from graphmem.opinions import EvidenceIn, Link, OpinionIn, OpinionState, evaluate
@@ -583,7 +584,8 @@ def find_fact_supersessions(
             kind=ref.block.kind,
         )
         for ref in facts
-        if ref.block.kind in SUPERSEDE_KINDS
+        # A plan or a hypothetical states no state: it neither ends one nor is ended.
+        if ref.block.kind in SUPERSEDE_KINDS and mood(ref.block.text) is None
     ]
     surfaces: dict[str, str] = {}
     for ent in entities.values():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 
 import pytest
 
@@ -94,3 +95,29 @@ def test_a_config_key_is_its_own_thing_whoever_mentions_it() -> None:
         fact("c", "producer.retries = 8 copies it", 6, "tidepool"),
     ]
     assert edges(facts) == [("b", "a", "setting retry.maxattempts: 5 -> 8")]
+
+
+def test_a_planned_change_supersedes_nothing_through_the_index(tmp_path: Path) -> None:
+    from conftest import settings_for
+
+    from graphmem.api import run_cypher
+    from graphmem.index import index_workspace
+
+    root = tmp_path / "ws"
+    (root / "memory").mkdir(parents=True)
+    (root / "memory" / "2026-01-05.md").write_text(
+        "## Retain\n- W @Kestrel: Kestrel listens on port 8080.\n", encoding="utf-8"
+    )
+    (root / "memory" / "2026-02-05.md").write_text(
+        "## Retain\n- W @Kestrel: We plan to move Kestrel to port 9120 next month.\n",
+        encoding="utf-8",
+    )
+    s = settings_for(root)
+    index_workspace(s)
+    assert run_cypher(s, "MATCH (:Fact)-[s:SUPERSEDES]->(:Fact) RETURN count(s)").rows == [[0]]
+    (root / "memory" / "2026-03-05.md").write_text(
+        "## Retain\n- W @Kestrel: Kestrel now listens on port 9120.\n", encoding="utf-8"
+    )
+    index_workspace(s)
+    rows = run_cypher(s, "MATCH (n:Fact)-[s:SUPERSEDES]->(o:Fact) RETURN n.day, o.day, s.cue").rows
+    assert [r[2] for r in rows] == ["port: 8080 -> 9120"]
