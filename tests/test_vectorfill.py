@@ -126,6 +126,7 @@ def test_a_killed_fill_answers_already_and_resumes_to_a_full_build(
     assert_same_vectors(settings, clean)
 
 
+@pytest.mark.slow
 def test_an_edit_during_a_fill_keeps_both(
     sample: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
