@@ -5,9 +5,9 @@ embeddings on, the first generation is published before its texts are embedded (
 graph, plus the vectors the cache already holds); graphmem.vectorfill then fills in the
 rest, publishing as it goes, and any later index resumes a fill a killed run left. When a few
 files changed, the published generation is copied and patched (graphmem.delta: a "delta",
-equal to a clean rebuild); otherwise, or when the edit changes the entity table, the graph
-is compiled from every file's cached result and bulk-loaded into a new generation (a "full"
-build). Either way the new generation is published atomically. Indexing twice changes
+equal to a clean rebuild; a new name re-reads the few files that name it); otherwise, or
+when a known entity's names change, the graph is compiled from every file's cached result
+and bulk-loaded into a new generation (a "full" build). Either way the new generation is published atomically. Indexing twice changes
 nothing: the second run sees identical hashes and returns without building.
 """
 
