@@ -7,8 +7,9 @@ rest, publishing as it goes, and any later index resumes a fill a killed run lef
 files changed, the published generation is copied and patched (graphmem.delta: a "delta",
 equal to a clean rebuild; a new name re-reads the few files that name it); otherwise, or
 when a known entity's names change, the graph is compiled from every file's cached result
-and bulk-loaded into a new generation (a "full" build). Either way the new generation is published atomically. Indexing twice changes
-nothing: the second run sees identical hashes and returns without building.
+and bulk-loaded into a new generation (a "full" build). Either way the new generation is
+published atomically. Indexing twice changes nothing: the second run sees identical hashes
+and returns without building.
 """
 
 from __future__ import annotations
