@@ -209,6 +209,9 @@ def index_workspace(
             timings=timings,
         )
         report = _publish(store, gen, report, fingerprint, embedded)
+        # The compiled workspace is not needed to embed: free it before the model's arenas
+        # come on top (at 100k items it is hundreds of MB).
+        del data, per_file, cross, state, parsed, extraction, extractor, sources
         return _finish_vectors(settings, store, report, progress, started)
 
 
