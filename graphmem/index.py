@@ -176,6 +176,8 @@ def index_workspace(
         timings["ner"] = round(extraction.ner_seconds, 4)
         timings["extract"] = round(timings["extract"] - extraction.ner_seconds, 4)
         sources = {f.path: SourceInfo(f.path, f.content_hash, f.size) for f in files}
+        if progress:
+            progress("compile", 0, 1)
         data, per_file, cross = compile_workspace(
             parsed, sources, extraction.extras, extraction.entities
         )
