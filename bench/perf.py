@@ -226,6 +226,29 @@ def append_bullet_to_log(workspace: Path, name: str) -> Path:
     return target
 
 
+#: A name and a chat speaker no generated workspace has: edits that change the entity table.
+NEW_NAME = "Zorvath"
+NEW_SPEAKER = "Quillane"
+
+
+def append_new_name(workspace: Path) -> Path:
+    """Append a Retain bullet about a never-seen ``@Name`` to the log two after the middle."""
+    logs = daily_logs(workspace)
+    target = logs[len(logs) // 2 + 2]
+    with target.open("a", encoding="utf-8") as fh:
+        fh.write(f"\n## Retain\n- W @{NEW_NAME}: {NEW_NAME} joined the benchmark team.\n")
+    return target
+
+
+def append_new_speaker(workspace: Path) -> Path:
+    """Append a chat line by a never-seen speaker to the log three after the middle."""
+    logs = daily_logs(workspace)
+    target = logs[len(logs) // 2 + 3]
+    with target.open("a", encoding="utf-8") as fh:
+        fh.write(f"\n- 10:42 {NEW_SPEAKER}: Hello, I am new to this chat and to the relay.\n")
+    return target
+
+
 def _month_phrase(first: date, last: date) -> str:
     """``March 2019`` when the workspace covers it, else the month in the middle."""
     if first <= date(2019, 3, 31) and last >= date(2019, 3, 1):
@@ -340,6 +363,84 @@ def run_index_child(workspace: Path, variant: Variant, force: bool) -> IndexRun:
         max_rss_mb=round(usage.ru_maxrss / 1024, 1),  # KiB on Linux
         report=data["report"],
     )
+
+
+@dataclass(frozen=True)
+class WatchedRun:
+    """A full index in a child process, watched from outside: when recall first answers."""
+
+    run: IndexRun
+    #: Wall seconds from the child's start until the first generation was published.
+    first_publish_s: float | None
+    #: Wall seconds from the child's start until a cold CLI recall started then answered.
+    first_answer_s: float | None
+    #: Share of items with vectors in that first generation (meta.json), if it says.
+    first_vectors: dict[str, Any] | None
+
+
+def run_index_watched(
+    workspace: Path, variant: Variant, question: str, now: date, poll_s: float = 0.2
+) -> WatchedRun:
+    """A full index (``--force``) in a child, polling ``CURRENT`` while it runs: as soon as
+    a generation is published, one cold CLI recall is run beside the still-running index.
+    With a build that publishes only at the end, the first answer comes after it."""
+    cmd = [sys.executable, str(Path(__file__).resolve()), CHILD_FLAG, str(workspace)]
+    cmd += ["--ner", variant.ner_model or "none", "--embed-model", variant.embed_model or "none"]
+    cmd.append("--force")
+    store = Store(resolve_settings(workspace, env={}).memory_dir)
+    first_publish = first_answer = None
+    first_vectors = None
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err)
+        while True:
+            # wait4 without blocking (not Popen.poll, which would reap the child and lose
+            # its resource usage)
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if first_publish is None and (gen := store.current()) is not None:
+                first_publish = time.perf_counter() - started
+                first_vectors = gen.meta().get("vectors")
+                if _cli_answers(workspace, variant, question, now):
+                    first_answer = time.perf_counter() - started
+            if pid:
+                break
+            time.sleep(poll_s)
+        wall = time.perf_counter() - started
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            err.seek(0)
+            raise RuntimeError(
+                f"index of {workspace} failed:\n{err.read().decode(errors='replace')}"
+            )
+        out.seek(0)
+        data = json.loads(out.read())
+    if first_answer is None:  # published only at the very end: answer now
+        if _cli_answers(workspace, variant, question, now):
+            first_answer = time.perf_counter() - started
+    run = IndexRun(
+        seconds=float(data["seconds"]),
+        cpu=float(data["cpu"]),
+        wall=wall,
+        max_rss_mb=round(usage.ru_maxrss / 1024, 1),
+        report=data["report"],
+    )
+    return WatchedRun(run, first_publish, first_answer, first_vectors)
+
+
+def _cli_answers(workspace: Path, variant: Variant, question: str, now: date) -> bool:
+    """Whether one cold ``graphmem recall`` returns at least one result."""
+    cmd = [*graphmem_command(), "--workspace", str(workspace), "recall", question]
+    cmd += ["--k", "10", "--json", "--now", now.isoformat()]
+    try:
+        out, _, _ = run_child(cmd, variant.env(), what="cli recall")
+    except RuntimeError:
+        return False
+    try:
+        data = json.loads(out)
+    except ValueError:
+        return False
+    results = data.get("results", data) if isinstance(data, dict) else data
+    return bool(results)
 
 
 def child_index(argv: Sequence[str]) -> int:
@@ -471,7 +572,13 @@ def bench_variant(
     settings = variant.settings(ws)
     log = f"perf: {size} {variant.name}:"
     print(f"{log} full index of {ws}", file=sys.stderr)
-    full = run_index_child(ws, variant, force=True)
+    watched: WatchedRun | None = None
+    if variant.embed_model is not None:
+        probe_q = build_questions(ws, 2, seed=args.seed)[0]
+        watched = run_index_watched(ws, variant, probe_q, last_day(ws))
+        full = watched.run
+    else:
+        full = run_index_child(ws, variant, force=True)
     items = items_of(full.report["counts"])
     memory_bytes = disk_bytes(settings.memory_dir)
     gen = Store(settings.memory_dir).current()
@@ -487,6 +594,15 @@ def bench_variant(
     pages = entity_names(ws)
     bullet_file = append_bullet_to_log(ws, pages[0])
     bullet = run_index_child(ws, variant, force=False)
+    name_file = append_new_name(ws)
+    new_name = run_index_child(ws, variant, force=False)
+    speaker_file = append_new_speaker(ws)
+    new_speaker = run_index_child(ws, variant, force=False)
+    print(
+        f"{log} new @Name {new_name.seconds:.2f}s ({new_name.report['mode']}), "
+        f"new speaker {new_speaker.seconds:.2f}s ({new_speaker.report['mode']})",
+        file=sys.stderr,
+    )
     print(
         f"{log} no-op {noop.seconds:.2f}s, incremental {incr.seconds:.2f}s "
         f"({incr.report['mode']}), with a bullet {bullet.seconds:.2f}s ({bullet.report['mode']})",
@@ -538,12 +654,27 @@ def bench_variant(
         "incremental_bullet_s": round(bullet.seconds, 3),
         "incremental_bullet_mode": bullet.report["mode"],
         "incremental_bullet_timings": bullet.report["timings"],
+        "first_publish_s": None if watched is None else _round(watched.first_publish_s),
+        "first_answer_s": None if watched is None else _round(watched.first_answer_s),
+        "first_vectors": None if watched is None else watched.first_vectors,
+        "full_vectors_s": None if watched is None else round(full.wall, 3),
+        "new_name_file": str(name_file.relative_to(ws)),
+        "new_name_s": round(new_name.seconds, 3),
+        "new_name_wall_s": round(new_name.wall, 3),
+        "new_name_mode": new_name.report["mode"],
+        "new_name_timings": new_name.report["timings"],
+        "new_speaker_file": str(speaker_file.relative_to(ws)),
+        "new_speaker_s": round(new_speaker.seconds, 3),
+        "new_speaker_wall_s": round(new_speaker.wall, 3),
+        "new_speaker_mode": new_speaker.report["mode"],
+        "new_speaker_timings": new_speaker.report["timings"],
         "questions": list(questions),
         "recall_ms": recall,
         "recall_cpu_ms": recall_cpu,
         "recaller": recaller,
         "fts_ms": fts,
         "recall_over_fts_p50": round(recall["p50"] / fts["p50"], 1) if fts["p50"] else None,
+        "recall_over_fts_p95": round(recall["p95"] / fts["p95"], 1) if fts["p95"] else None,
         "about_ms": about,
         "about_entities": names,
         "about_failed": about_failed,
@@ -556,6 +687,11 @@ def bench_variant(
 
 
 # --------------------------------------------------------------------------- reporting
+
+
+def _round(value: float | None, digits: int = 3) -> float | None:
+    return None if value is None else round(value, digits)
+
 
 COLUMNS = (
     "size",
@@ -600,6 +736,48 @@ def markdown_table(rows: Iterable[dict[str, Any]]) -> str:
             _pair(r["about_ms"]),
             _pair(r["fts_ms"], 2),
             f"{r['recall_over_fts_p50']}x",
+        ]
+        lines.append("| " + " | ".join(str(c) for c in cells) + " |")
+    return "\n".join(lines)
+
+
+EMBED_COLUMNS = (
+    "size",
+    "variant",
+    "first recall s",
+    "full vectors s",
+    "new @Name s",
+    "new speaker s",
+    "one-day incr. s",
+    "CLI recall p50/p95 ms",
+    "hybrid p95 / FTS5 p95 ms",
+    "p95 ratio",
+    "index peak RSS MB",
+    "load before / after",
+)
+
+
+def embed_table(rows: Iterable[dict[str, Any]]) -> str:
+    """The measures of issue 14 (rows with embeddings on): how soon recall answers, how
+    long until every item has its vector, edits that add a name, cold and warm recall."""
+    lines = ["| " + " | ".join(EMBED_COLUMNS) + " |", "|" + "---|" * len(EMBED_COLUMNS)]
+    for r in rows:
+        if r.get("first_answer_s") is None:
+            continue
+        before, after = r["load_avg_1m"]
+        cells = [
+            r["size"],
+            r["variant"],
+            f"{r['first_answer_s']:.1f}",
+            f"{r['full_vectors_s']:.1f}",
+            f"{r['new_name_s']:.2f} ({r['new_name_mode']})",
+            f"{r['new_speaker_s']:.2f} ({r['new_speaker_mode']})",
+            f"{r['incremental_reindex_s']:.2f} ({r['incremental_mode']})",
+            _pair(r["cli_recall_ms"], 0),
+            f"{r['recall_ms']['p95']:.1f} / {r['fts_ms']['p95']:.2f}",
+            f"{r['recall_over_fts_p95']}x",
+            f"{r['index_peak_rss_mb']:.0f}",
+            f"{before:.1f} / {after:.1f}",
         ]
         lines.append("| " + " | ".join(str(c) for c in cells) + " |")
     return "\n".join(lines)
@@ -811,6 +989,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
     print(cpu_table(rows))
     print()
+    if any(r.get("first_answer_s") is not None for r in rows):
+        print(embed_table(rows))
+        print()
     print(targets_text(checked, checks))
     if args.out:
         _write(args.out, rows, checks, checked)

@@ -68,6 +68,9 @@ class Status:
     index_seconds: float | None = None
     #: How the last index was built: "full" or "delta" (a patched copy of the one before).
     index_mode: str | None = None
+    #: How much of the index has vectors (items, of, windows, windows_pending); None
+    #: without embeddings. Below complete while a progressive index is still embedding.
+    vectors: dict[str, int] | None = None
 
     @property
     def fresh(self) -> bool:
@@ -100,6 +103,7 @@ def status(settings: Settings) -> Status:
         degraded=tuple(meta.get("degraded", [])),
         index_seconds=meta.get("seconds"),
         index_mode=meta.get("mode", "full"),
+        vectors=meta.get("vectors"),
     )
 
 

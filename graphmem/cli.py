@@ -278,16 +278,26 @@ def index(
     ] = False,
     json_out: JsonOpt = False,
     workspace: WorkspaceOpt = None,
+    quiet: Annotated[
+        bool,
+        typer.Option(
+            "--quiet", "-q", help="No progress line and no summary (warnings still print)."
+        ),
+    ] = False,
 ) -> None:
     """Compile the workspace's Markdown into the graph (incremental; atomic)."""
     from graphmem.memory import empty_notice
+    from graphmem.progress import ProgressLine
 
     with memory(workspace) as mem:
-        progress = _progress_bar() if sys.stderr.isatty() and not json_out else None
-        report = mem.index(force=force, progress=progress)
+        terminal = sys.stderr.isatty() and not json_out and not quiet
+        progress = ProgressLine(sys.stderr) if terminal else None
+        try:
+            report = mem.index(force=force, progress=progress)
+        finally:
+            if progress:
+                progress.clear()
         empty = empty_notice(mem.workspace) if report.files == 0 else None
-    if progress:
-        typer.echo("", err=True)
     if json_out:
         _echo_json(_index_dict(report) | {"notice": empty})
         return
@@ -297,6 +307,8 @@ def index(
         typer.echo(f"notice: {notice}", err=True)
     if empty:
         typer.echo(f"notice: {empty}", err=True)
+    if quiet:
+        return
     if not report.changed:
         typer.echo(f"up to date ({report.files} files, {report.generation})")
         return
@@ -316,19 +328,6 @@ def index(
         )
         + (f"; {len(report.warnings)} warnings" if report.warnings else "")
     )
-
-
-def _progress_bar() -> Callable[[str, int, int], None]:
-    last: dict[str, int] = {}
-
-    def show(stage: str, done: int, total: int) -> None:
-        if total and (done == total or done - last.get(stage, -100) >= max(1, total // 50)):
-            last[stage] = done
-            filled = int(30 * done / total)
-            sys.stderr.write(f"\r{stage:<6} [{'#' * filled}{'.' * (30 - filled)}] {done}/{total}")
-            sys.stderr.flush()
-
-    return show
 
 
 @app.command()
@@ -368,6 +367,10 @@ def status(json_out: JsonOpt = False, workspace: WorkspaceOpt = None) -> None:
         typer.echo(f"files      {st.files} ({fresh})")
     counts = ", ".join(f"{v} {k}" for k, v in sorted(st.counts.items()))
     typer.echo(f"graph      {counts}")
+    if st.vectors:
+        from graphmem.vectorfill import describe
+
+        typer.echo(f"vectors    {describe(st.vectors)}")
     for notice in st.degraded:
         typer.echo(f"degraded   {notice}")
     if not st.degraded:

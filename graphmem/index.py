@@ -1,11 +1,15 @@
 """Index a workspace: discover, parse (only what changed), compile, build a generation, swap.
 
-Reading, parsing, extraction and embedding are cached per file content hash. When a few
+Reading, parsing, extraction and embedding are cached per file content hash. With
+embeddings on, the first generation is published before its texts are embedded (lexical +
+graph, plus the vectors the cache already holds); graphmem.vectorfill then fills in the
+rest, publishing as it goes, and any later index resumes a fill a killed run left. When a few
 files changed, the published generation is copied and patched (graphmem.delta: a "delta",
-equal to a clean rebuild); otherwise, or when the edit changes the entity table, the graph
-is compiled from every file's cached result and bulk-loaded into a new generation (a "full"
-build). Either way the new generation is published atomically. Indexing twice changes
-nothing: the second run sees identical hashes and returns without building.
+equal to a clean rebuild; a new name re-reads the few files that name it); otherwise, or
+when a known entity's names change, the graph is compiled from every file's cached result
+and bulk-loaded into a new generation (a "full" build). Either way the new generation is
+published atomically. Indexing twice changes nothing: the second run sees identical hashes
+and returns without building.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from __future__ import annotations
 import shutil
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -29,6 +33,7 @@ from graphmem.delta import (
     Plan,
     apply_delta,
     load_state,
+    names_any,
     plan,
     save_state,
     state_of,
@@ -84,6 +89,9 @@ class IndexReport:
     #: "unchanged" (nothing to do), "delta" (the published generation copied and patched;
     #: see graphmem.delta) or "full" (compiled and loaded from every file's cached result).
     mode: str = "full"
+    #: How much of the published generation has vectors (graphmem.vectorfill.Coverage as
+    #: meta.json keeps it); None without embeddings.
+    vectors: dict[str, int] | None = None
 
 
 def fingerprint_of(files: list[SourceFile], settings: Settings) -> dict[str, object]:
@@ -124,7 +132,7 @@ def index_workspace(
             meta = current.meta()
             if meta.get("fingerprint") == fingerprint:
                 store.collect_garbage()  # a build killed since the last publish left debris
-                return IndexReport(
+                unchanged = IndexReport(
                     generation=current.name,
                     changed=False,
                     files=len(files),
@@ -135,7 +143,9 @@ def index_workspace(
                     degraded=tuple(meta.get("degraded", [])),
                     seconds=time.perf_counter() - started,
                     mode="unchanged",
+                    vectors=meta.get("vectors"),
                 )
+                return _finish_vectors(settings, store, unchanged, progress, started)
         hashes = {f.path: f.content_hash for f in files}
         key = {k: v for k, v in fingerprint.items() if k != "files"}
         fallback: tuple[str, ...] = ()
@@ -152,7 +162,7 @@ def index_workspace(
                     report = None
                     fallback = (f"incremental index failed ({exc}); rebuilt in full",)
                 if report is not None:
-                    return report
+                    return _finish_vectors(settings, store, report, progress, started)
                 for stage in [k for k in timings if k != "discover"]:
                     del timings[stage]  # the full build's stages, not the failed delta's
                 lap.restart()
@@ -170,6 +180,8 @@ def index_workspace(
         timings["ner"] = round(extraction.ner_seconds, 4)
         timings["extract"] = round(timings["extract"] - extraction.ner_seconds, 4)
         sources = {f.path: SourceInfo(f.path, f.content_hash, f.size) for f in files}
+        if progress:
+            progress("compile", 0, 1)
         data, per_file, cross = compile_workspace(
             parsed, sources, extraction.extras, extraction.entities
         )
@@ -202,7 +214,54 @@ def index_workspace(
             seconds=time.perf_counter() - started,
             timings=timings,
         )
-        return _publish(store, gen, report, fingerprint, embedded)
+        report = _publish(store, gen, report, fingerprint, embedded)
+        # The compiled workspace is not needed to embed: free it before the model's arenas
+        # come on top (at 100k items it is hundreds of MB).
+        del data, per_file, cross, state, parsed, extraction, extractor, sources
+        return _finish_vectors(settings, store, report, progress, started)
+
+
+def _finish_vectors(
+    settings: Settings,
+    store: Store,
+    report: IndexReport,
+    progress: Progress | None,
+    started: float,
+) -> IndexReport:
+    """Embed what the published generation still lacks (graphmem.vectorfill), publishing
+    as vectors arrive; `report` updated to the last generation published."""
+    from graphmem.vectorfill import fill, pending_count
+
+    gen = store.current()
+    if gen is None or not pending_count(gen.seeds):
+        return report
+    from graphmem.embed import EmbeddingCache
+    from graphmem.seedstage import EMBED_CACHE, query_embedder
+
+    embedder, notice = query_embedder(settings)
+    if embedder is None:  # the model went missing since the build: recall says how much is in
+        return replace(report, degraded=(*report.degraded, *((notice,) if notice else ())))
+    fill_started = time.perf_counter()
+    timings = dict(report.timings)
+
+    def stamp(meta: dict[str, Any]) -> dict[str, Any]:
+        timings["vectors"] = round(time.perf_counter() - fill_started, 4)
+        meta["timings"] = timings
+        meta["seconds"] = round(time.perf_counter() - started, 3)
+        return meta
+
+    with EmbeddingCache.open(settings.memory_dir / EMBED_CACHE) as cache:
+        embedded = fill(store, embedder, cache, progress, stamp)
+    final = store.current()
+    meta = final.meta() if final is not None else {}
+    return replace(
+        report,
+        generation=final.name if final is not None else report.generation,
+        changed=report.changed or embedded > 0,
+        seconds=time.perf_counter() - started,
+        timings=timings,
+        vectors=meta.get("vectors"),
+    )
 
 
 def _publish(
@@ -213,6 +272,10 @@ def _publish(
     embedded: int,
 ) -> IndexReport:
     """Write `gen`'s meta.json from `report`, make it CURRENT; returns `report`."""
+    from graphmem.vectorfill import coverage
+
+    cov = coverage(gen.seeds)
+    vectors = cov.to_meta() if cov is not None else None
     store.publish(
         gen,
         {
@@ -227,9 +290,10 @@ def _publish(
             "embedded": embedded,
             "timings": report.timings,
             "mode": report.mode,
+            "vectors": vectors,
         },
     )
-    return report
+    return replace(report, vectors=vectors)
 
 
 def _delta(
@@ -262,6 +326,10 @@ def _delta(
                 return None, None, 0, None
             return seed_vectors(settings, texts)
 
+        def widen(probes: frozenset[str]) -> list[ParsedFile]:
+            more = files_naming(files, probes, set(work.changed), settings.large_file_bytes)
+            return _parse_all(more, cache, settings, False, None)[0]
+
         result = apply_delta(
             state=state,
             work=work,
@@ -275,6 +343,7 @@ def _delta(
             buffer_pool_mb=settings.buffer_pool_mb,
             previous_counts=current.meta().get("counts", {}),
             laps=lap,
+            widen=widen,
         )
         removed = cache.retain_only(f.path for f in files)
         cache.commit()
@@ -302,6 +371,21 @@ def _delta(
         mode="delta",
     )
     return _publish(store, gen, report, fingerprint, result.embedded)
+
+
+def files_naming(
+    files: Sequence[SourceFile], probes: frozenset[str], skip: set[str], large_file_bytes: int
+) -> list[SourceFile]:
+    """The files (other than `skip`) whose text holds one of `probes`
+    (graphmem.delta.name_probes): those a change of the entity table may re-match."""
+    out = []
+    for source in files:
+        if source.path in skip:
+            continue
+        text, _ = read_text(source, large_file_bytes)
+        if text is not None and names_any(text, probes):
+            out.append(source)
+    return out
 
 
 def build_pool_mb(settings: Settings, data: GraphData) -> int:

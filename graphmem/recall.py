@@ -40,6 +40,7 @@ from graphmem.seeds import SeedIndex
 from graphmem.slots import SETTING, VERSION, slots, temporary
 from graphmem.store import Generation, Store
 from graphmem.understand import QueryPlan, understand
+from graphmem.vectorfill import coverage_notice
 from graphmem.windows import WindowIndex
 
 KINDS = ("world", "experience", "observation", "opinion", "log")
@@ -140,6 +141,7 @@ class Recaller:
                 )
                 if notice:
                     self.notices.append(notice)
+                self.notices.extend(coverage_notice(self.generation))
         return self._embedder
 
     # ------------------------------------------------------------------ the pipeline

