@@ -1,0 +1,291 @@
+"""Push a workspace's compiled graph into a shared FalkorDB graph, incrementally.
+
+A push reads the local graph (the current generation of ``.memory/``), asks the server for
+the ``id -> hash`` of every node and relationship it holds for the workspace, and sends only
+the difference, in batches of ``UNWIND $rows``: relationships that went away are deleted,
+then nodes that went away (with whatever still hangs on them), then new and changed nodes,
+then new and changed relationships. Each row carries its hash, written in the same statement
+as its properties, so the server's manifest always matches its content: a push that dies
+half-way leaves a graph the next push repairs, and a push from another machine is correct.
+
+The server graph is derived, like ``.memory/``: ``force`` deletes the workspace's part of it
+and sends everything again. A changed ontology forces that too.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from graphmem.api import open_graph
+from graphmem.config import Settings
+from graphmem.export import schema_tables
+from graphmem.ontology import schema_hash
+from graphmem.scaleout import dialect
+from graphmem.scaleout.connection import Server
+from graphmem.scaleout.errors import ScaleoutError
+from graphmem.scaleout.rows import LocalGraph, diff, read_local
+from graphmem.store import Store
+
+Progress = Callable[[str, int, int], None]
+DEFAULT_GRAPH = "graphmem"
+DEFAULT_BATCH = 1000
+WIPE_BATCH = 10_000
+
+
+@dataclass(frozen=True)
+class KindPush:
+    """What a push did to one node label or relationship type."""
+
+    kind: str
+    local: int  # rows in the local graph
+    sent: int  # rows created or replaced on the server
+    new: int  # of `sent`, rows the server did not hold
+    deleted: int
+    unchanged: int
+
+
+@dataclass(frozen=True)
+class PushReport:
+    """The outcome of :func:`push_workspace`."""
+
+    workspace: str
+    target: str
+    graph: str
+    generation: str
+    forced: bool
+    reason: str  # why everything was sent ("" for an incremental push)
+    removed: int  # nodes a full push deleted first (their relationships went with them)
+    kinds: tuple[KindPush, ...]
+    batches: int
+    seconds: float
+
+    @property
+    def sent(self) -> int:
+        """Rows created or replaced, over all kinds."""
+        return sum(k.sent for k in self.kinds)
+
+    @property
+    def deleted(self) -> int:
+        """Rows deleted, over all kinds."""
+        return sum(k.deleted for k in self.kinds)
+
+    @property
+    def changed(self) -> bool:
+        """Whether the push changed anything on the server."""
+        return bool(self.sent or self.deleted)
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-able form (the CLI's ``--json``)."""
+        data = asdict(self)
+        data["kinds"] = {
+            k.kind: {f: v for f, v in asdict(k).items() if f != "kind"} for k in self.kinds
+        }
+        data.update(sent=self.sent, deleted=self.deleted, changed=self.changed)
+        return data
+
+
+def _batches(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def _origin(settings: Settings) -> str:
+    return f"{socket.gethostname()}:{settings.workspace.resolve()}"
+
+
+def ensure_indexes(server: Server) -> None:
+    """Create the push's indexes on the graph unless they exist."""
+    tables, pairs = schema_tables()
+    for statement in dialect.index_statements(tables, pairs):
+        try:
+            server.execute(statement, name="create index")
+        except ScaleoutError as exc:
+            if not dialect.already_indexed(str(exc)):
+                raise
+
+
+def remove_workspace(server: Server, workspace: str) -> int:
+    """Delete every node (and so relationship) of `workspace` from the graph; return the count."""
+    tables, _ = schema_tables()
+    removed = 0
+    for table in tables:
+        while True:
+            rows = server.execute(
+                dialect.wipe(table.name),
+                {"workspace": workspace, "limit": WIPE_BATCH},
+                name=f"remove {table.name}",
+            )
+            count = int(rows.rows[0][0]) if rows.rows else 0
+            removed += count
+            if count < WIPE_BATCH:
+                break
+    server.execute(dialect.META_DELETE, {"workspace": workspace}, name="remove workspace record")
+    return removed
+
+
+def _remote(server: Server, text: str, workspace: str, kind: str) -> dict[str, str]:
+    rows = server.execute(text, {"workspace": workspace}, name=f"manifest {kind}", read_only=True)
+    return {str(k): str(h) for k, h in rows.rows}
+
+
+def push_graph(
+    server: Server,
+    local: LocalGraph,
+    workspace: str,
+    *,
+    origin: str,
+    generation: str,
+    force: bool = False,
+    claim: bool = False,
+    batch_size: int = DEFAULT_BATCH,
+    progress: Progress | None = None,
+) -> PushReport:
+    """Make the server's part of `workspace` equal `local`; see the module docstring.
+
+    `origin` names where the workspace lives (host and folder): a push refuses to overwrite
+    a workspace of the same name pushed from elsewhere unless `claim` (an explicit name).
+    """
+    if batch_size < 1:
+        raise ScaleoutError("batch size must be at least 1")
+    started = time.perf_counter()
+    tables, pairs = schema_tables()
+    by_name = {t.name: t for t in tables}
+    ensure_indexes(server)
+    meta = server.execute(dialect.META_GET, {"workspace": workspace}, name="workspace record")
+    reason = "--force" if force else ""
+    if meta.rows:
+        their_origin, their_schema, _ = meta.rows[0]
+        if their_origin != origin and not claim:
+            raise ScaleoutError(
+                f"workspace {workspace!r} on the server was pushed from {their_origin}; name "
+                f"this one with --as NAME (or --as {workspace} to replace it)"
+            )
+        if their_schema != schema_hash() and not force:
+            reason = "the ontology changed since the last push"
+    removed = remove_workspace(server, workspace) if reason else 0
+
+    node_diffs = {
+        t.name: diff(
+            local.manifest(t.name),
+            {} if reason else _remote(server, dialect.node_manifest(t), workspace, t.name),
+        )
+        for t in tables
+    }
+    rel_types = list(dict.fromkeys(p.rel for p in pairs))
+    rel_diffs = {
+        r: diff(
+            local.manifest(r),
+            {} if reason else _remote(server, dialect.rel_manifest(r), workspace, r),
+        )
+        for r in rel_types
+    }
+
+    batches = 0
+    params = {"workspace": workspace}
+
+    def send(text: str, rows: Sequence[Any], stage: str, name: str, key: str = "rows") -> int:
+        nonlocal batches
+        done = 0
+        for chunk in _batches(rows, batch_size):
+            result = server.execute(text, {**params, key: list(chunk)}, name=name)
+            batches += 1
+            done += len(chunk)
+            if key == "rows" and result.rows and int(result.rows[0][0]) != len(chunk):
+                raise ScaleoutError(
+                    f"{name}: the server took {result.rows[0][0]} of {len(chunk)} rows (an end "
+                    "node is missing); run push --force"
+                )
+            if progress:
+                progress(stage, done, len(rows))
+        return done
+
+    for rel, d in rel_diffs.items():
+        send(dialect.rel_delete(rel), d.delete, f"delete {rel}", f"delete {rel}", key="ids")
+    for table in tables:
+        d = node_diffs[table.name]
+        send(
+            dialect.node_delete(table),
+            d.delete,
+            f"delete {table.name}",
+            f"delete {table.name}",
+            key="ids",
+        )
+    for table in tables:
+        wanted = set(node_diffs[table.name].send)
+        rows = [
+            dialect.node_param(r, workspace) for r in local.nodes[table.name] if r.key in wanted
+        ]
+        send(dialect.node_upsert(table), rows, table.name, f"push {table.name}")
+    for pair in pairs:
+        wanted = set(rel_diffs[pair.rel].send)
+        rows = [
+            dialect.rel_param(r, workspace)
+            for r in local.rels.get(pair.rel, [])
+            if r.pair == pair and r.rid in wanted
+        ]
+        stage = f"{pair.rel} {pair.src}->{pair.dst}"
+        send(dialect.rel_upsert(pair, by_name), rows, stage, f"push {stage}")
+
+    kinds = [
+        KindPush(kind, len(local.manifest(kind)), len(d.send), d.new, len(d.delete), d.unchanged)
+        for kind, d in [*node_diffs.items(), *rel_diffs.items()]
+    ]
+    counts = {k.kind: k.local for k in kinds}
+    server.execute(
+        dialect.META_SET,
+        {
+            "workspace": workspace,
+            "origin": origin,
+            "schema": schema_hash(),
+            "generation": generation,
+            "pushed_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "counts": json.dumps(counts, sort_keys=True),
+        },
+        name="workspace record",
+    )
+    return PushReport(
+        workspace=workspace,
+        target=server.url,
+        graph=server.graph_name,
+        generation=generation,
+        forced=bool(reason),
+        reason=reason,
+        removed=removed,
+        kinds=tuple(kinds),
+        batches=batches,
+        seconds=round(time.perf_counter() - started, 3),
+    )
+
+
+def push_workspace(
+    settings: Settings,
+    to: str,
+    *,
+    graph: str = DEFAULT_GRAPH,
+    name: str | None = None,
+    force: bool = False,
+    batch_size: int = DEFAULT_BATCH,
+    progress: Progress | None = None,
+) -> PushReport:
+    """Push the workspace's current index to the FalkorDB server at `to` (``redis://HOST:PORT``),
+    into `graph`, as workspace `name` (default: the workspace folder's name)."""
+    generation = Store(settings.memory_dir).current()
+    with open_graph(settings) as local_graph:
+        local = read_local(local_graph)
+    with Server(to, graph) as server:
+        return push_graph(
+            server,
+            local,
+            name or settings.workspace.resolve().name,
+            origin=_origin(settings),
+            generation=generation.name if generation else "",
+            force=force,
+            claim=name is not None,
+            batch_size=batch_size,
+            progress=progress,
+        )
