@@ -27,7 +27,7 @@ from graphmem.config import Settings
 from graphmem.export import schema_tables
 from graphmem.ontology import schema_hash
 from graphmem.scaleout import dialect
-from graphmem.scaleout.connection import Server
+from graphmem.scaleout.connection import Server, check_url
 from graphmem.scaleout.errors import ScaleoutError
 from graphmem.scaleout.rows import LocalGraph, diff, read_local
 from graphmem.store import Store
@@ -152,6 +152,8 @@ def push_graph(
     """
     if batch_size < 1:
         raise ScaleoutError("batch size must be at least 1")
+    if not workspace.strip():
+        raise ScaleoutError("the workspace needs a name in the graph; pass --as NAME")
     started = time.perf_counter()
     tables, pairs = schema_tables()
     by_name = {t.name: t for t in tables}
@@ -274,6 +276,7 @@ def push_workspace(
 ) -> PushReport:
     """Push the workspace's current index to the FalkorDB server at `to` (``redis://HOST:PORT``),
     into `graph`, as workspace `name` (default: the workspace folder's name)."""
+    check_url(to)  # before the local read: a typo fails at once
     generation = Store(settings.memory_dir).current()
     with open_graph(settings) as local_graph:
         local = read_local(local_graph)
