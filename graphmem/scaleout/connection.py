@@ -101,9 +101,12 @@ class Server:
         (``GRAPH.MEMORY USAGE``, MB)."""
         try:
             info = self._db.connection.info("memory")
-            usage = self._db.connection.execute_command("GRAPH.MEMORY", "USAGE", self.graph_name)
         except Exception as exc:
             raise ScaleoutError(f"memory of {self.url}: {exc}") from None
+        try:
+            usage = self._db.connection.execute_command("GRAPH.MEMORY", "USAGE", self.graph_name)
+        except Exception:  # the graph does not exist yet ("empty key")
+            usage = {}
         # RESP2 answers a flat [key, value, ...] list, RESP3 a map.
         if isinstance(usage, dict):
             pairs = dict(usage)

@@ -64,6 +64,7 @@ class PushReport:
     kinds: tuple[KindPush, ...]
     batches: int
     seconds: float
+    phases: dict[str, float]  # seconds: manifest (reading the server's hashes), delete, nodes, rels
 
     @property
     def sent(self) -> int:
@@ -170,6 +171,14 @@ def push_graph(
         if their_schema != schema_hash() and not force:
             reason = "the ontology changed since the last push"
     removed = remove_workspace(server, workspace) if reason else 0
+    phases: dict[str, float] = {}
+    clock = time.perf_counter()
+
+    def lap(phase: str) -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        phases[phase] = round(now - clock, 3)
+        clock = now
 
     node_diffs = {
         t.name: diff(
@@ -186,6 +195,7 @@ def push_graph(
         )
         for r in rel_types
     }
+    lap("manifest")
 
     batches = 0
     params = {"workspace": workspace}
@@ -217,12 +227,14 @@ def push_graph(
             f"delete {table.name}",
             key="ids",
         )
+    lap("delete")
     for table in tables:
         wanted = set(node_diffs[table.name].send)
         rows = [
             dialect.node_param(r, workspace) for r in local.nodes[table.name] if r.key in wanted
         ]
         send(dialect.node_upsert(table), rows, table.name, f"push {table.name}")
+    lap("nodes")
     for pair in pairs:
         wanted = set(rel_diffs[pair.rel].send)
         rows = [
@@ -232,6 +244,7 @@ def push_graph(
         ]
         stage = f"{pair.rel} {pair.src}->{pair.dst}"
         send(dialect.rel_upsert(pair, by_name), rows, stage, f"push {stage}")
+    lap("rels")
 
     kinds = [
         KindPush(kind, len(local.manifest(kind)), len(d.send), d.new, len(d.delete), d.unchanged)
@@ -261,6 +274,7 @@ def push_graph(
         kinds=tuple(kinds),
         batches=batches,
         seconds=round(time.perf_counter() - started, 3),
+        phases=phases,
     )
 
 
