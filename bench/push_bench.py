@@ -109,30 +109,57 @@ def memory(url: str) -> dict[str, Any]:
     }
 
 
+class Clock:
+    """Wall seconds, this process's CPU seconds and the server's CPU seconds of one step:
+    on a loaded machine the CPU figures say what the step costs, the wall what it took."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def server_cpu(self) -> float:
+        with Server(self.url, GRAPH) as server:
+            return server.cpu_seconds()
+
+    def __enter__(self) -> Clock:
+        self.wall, self.cpu, self.srv = time.perf_counter(), time.process_time(), self.server_cpu()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.result = {
+            "wall_s": round(time.perf_counter() - self.wall, 2),
+            "client_cpu_s": round(time.process_time() - self.cpu, 2),
+            "server_cpu_s": round(self.server_cpu() - self.srv, 2),
+        }
+
+
 def bench_workspace(workspace: Path, scratch: Path, batch: int) -> dict[str, Any]:
     settings = settings_of(workspace)
     out: dict[str, Any] = {"workspace": str(workspace)}
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.process_time()
     with open_graph(settings) as graph:
         local = read_local(graph)
-    out["read_local_s"] = round(time.perf_counter() - t, 2)
+    out["read_local"] = {
+        "wall_s": round(time.perf_counter() - t, 2),
+        "client_cpu_s": round(time.process_time() - cpu, 2),
+    }
     out["nodes"] = sum(len(r) for r in local.nodes.values())
     out["relationships"] = sum(len(r) for r in local.rels.values())
     items = sum(len(local.nodes[t]) for t in ("Fact", "Opinion", "Passage"))
     out["items"] = items
     with start_local_server(scratch / f"server-{workspace.name}") as server:
         empty = memory(server.url)
-        t = time.perf_counter()
-        first = push_workspace(settings, server.url, graph=GRAPH, name="w", batch_size=batch)
-        out["full_push_s"] = round(time.perf_counter() - t, 2)
-        out["full_push_server_s"] = first.seconds
+        with Clock(server.url) as clock:
+            first = push_workspace(settings, server.url, graph=GRAPH, name="w", batch_size=batch)
+        out["full_push"] = clock.result
+        out["full_push_phases"] = first.phases
         out["full_push_sent"] = first.sent
         out["full_push_batches"] = first.batches
         out["memory_empty"] = {k: v for k, v in empty.items() if k != "graph_mb"}
         out["memory_after_push"] = memory(server.url)
-        t = time.perf_counter()
-        noop = push_workspace(settings, server.url, graph=GRAPH, name="w", batch_size=batch)
-        out["noop_push_s"] = round(time.perf_counter() - t, 2)
+        with Clock(server.url) as clock:
+            noop = push_workspace(settings, server.url, graph=GRAPH, name="w", batch_size=batch)
+        out["noop_push"] = clock.result
+        out["noop_push_phases"] = noop.phases
         out["noop_changed"] = noop.changed
 
         copy = scratch / f"edit-{workspace.name}"
@@ -146,10 +173,10 @@ def bench_workspace(workspace: Path, scratch: Path, batch: int) -> dict[str, Any
         out["one_day_index_s"] = round(time.perf_counter() - t, 2)
         out["one_day_index_mode"] = report.mode
         out["one_day_file"] = day.name
-        t = time.perf_counter()
-        incr = push_workspace(edited, server.url, graph=GRAPH, name="w", batch_size=batch)
-        out["one_day_push_s"] = round(time.perf_counter() - t, 2)
-        out["one_day_push_server_s"] = incr.seconds
+        with Clock(server.url) as clock:
+            incr = push_workspace(edited, server.url, graph=GRAPH, name="w", batch_size=batch)
+        out["one_day_push"] = clock.result
+        out["one_day_push_phases"] = incr.phases
         out["one_day_sent"] = incr.sent
         out["one_day_deleted"] = incr.deleted
         out["one_day_batches"] = incr.batches
@@ -170,12 +197,12 @@ def bench_copies(workspace: Path, scratch: Path, copies: int, batch: int) -> dic
     with start_local_server(scratch / "server-copies") as server:
         with Server(server.url, GRAPH) as s:
             for i in range(copies):
-                t = time.perf_counter()
-                push_graph(
-                    s, local, f"copy{i}", origin=_origin(settings),
-                    generation=generation.name if generation else "", batch_size=batch,
-                )  # fmt: skip
-                out["pushes_s"].append(round(time.perf_counter() - t, 2))
+                with Clock(server.url) as clock:
+                    push_graph(
+                        s, local, f"copy{i}", origin=_origin(settings),
+                        generation=generation.name if generation else "", batch_size=batch,
+                    )  # fmt: skip
+                out["pushes_s"].append(clock.result)
             out["memory"] = memory(server.url)
             queries: dict[str, Any] = {}
             slug = slugs[0]
@@ -185,10 +212,12 @@ def bench_copies(workspace: Path, scratch: Path, copies: int, batch: int) -> dic
                 ("team/opinion_evidence", {"slug": slug}),
                 ("team/who_mentions_whom", {}),
             ]:
+                srv = s.cpu_seconds()
                 ms, rows = timed_ms(lambda n=name, p=params: s.run(n, **p))
                 workspaces = len({r[0] for r in rows.rows})
                 queries[name] = {"params": params, "median_ms": ms, "rows": len(rows.rows),
-                                 "workspaces": workspaces}  # fmt: skip
+                                 "workspaces": workspaces,
+                                 "server_cpu_ms_per_run": round((s.cpu_seconds() - srv) * 200, 1)}  # fmt: skip
             out["queries"] = queries
     return out
 

@@ -117,3 +117,11 @@ class Server:
             "used_memory_peak": int(info["used_memory_peak"]),
             "graph_mb": pairs,
         }
+
+    def cpu_seconds(self) -> float:
+        """CPU seconds the server process has used so far (INFO cpu: user + system)."""
+        try:
+            info = self._db.connection.info("cpu")
+        except Exception as exc:
+            raise ScaleoutError(f"cpu of {self.url}: {exc}") from None
+        return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
