@@ -180,9 +180,10 @@ def push_graph(
         phases[phase] = round(now - clock, 3)
         clock = now
 
+    manifests = {kind: local.manifest(kind) for kind in [*local.nodes, *local.rels]}
     node_diffs = {
         t.name: diff(
-            local.manifest(t.name),
+            manifests.get(t.name, {}),
             {} if reason else _remote(server, dialect.node_manifest(t), workspace, t.name),
         )
         for t in tables
@@ -190,7 +191,7 @@ def push_graph(
     rel_types = list(dict.fromkeys(p.rel for p in pairs))
     rel_diffs = {
         r: diff(
-            local.manifest(r),
+            manifests.get(r, {}),
             {} if reason else _remote(server, dialect.rel_manifest(r), workspace, r),
         )
         for r in rel_types
@@ -231,23 +232,27 @@ def push_graph(
     for table in tables:
         wanted = set(node_diffs[table.name].send)
         rows = [
-            dialect.node_param(r, workspace) for r in local.nodes[table.name] if r.key in wanted
+            dialect.node_param(r, workspace)
+            for r in local.nodes.get(table.name, [])
+            if wanted and r.key in wanted
         ]
         send(dialect.node_upsert(table), rows, table.name, f"push {table.name}")
     lap("nodes")
+    by_pair: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for rel, d in rel_diffs.items():
+        wanted = set(d.send)
+        for r in local.rels.get(rel, []) if wanted else []:
+            if r.rid in wanted:
+                key = (r.pair.rel, r.pair.src, r.pair.dst)
+                by_pair.setdefault(key, []).append(dialect.rel_param(r, workspace))
     for pair in pairs:
-        wanted = set(rel_diffs[pair.rel].send)
-        rows = [
-            dialect.rel_param(r, workspace)
-            for r in local.rels.get(pair.rel, [])
-            if r.pair == pair and r.rid in wanted
-        ]
         stage = f"{pair.rel} {pair.src}->{pair.dst}"
+        rows = by_pair.get((pair.rel, pair.src, pair.dst), [])
         send(dialect.rel_upsert(pair, by_name), rows, stage, f"push {stage}")
     lap("rels")
 
     kinds = [
-        KindPush(kind, len(local.manifest(kind)), len(d.send), d.new, len(d.delete), d.unchanged)
+        KindPush(kind, len(manifests.get(kind, {})), len(d.send), d.new, len(d.delete), d.unchanged)
         for kind, d in [*node_diffs.items(), *rel_diffs.items()]
     ]
     counts = {k.kind: k.local for k in kinds}
