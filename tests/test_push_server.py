@@ -113,6 +113,7 @@ def test_push_then_edit_then_push_again_keeps_the_server_equal_to_the_local_grap
 
     again = push_workspace(workspace, server.url, graph=GRAPH, name="alice")
     assert not again.changed and again.batches == 0
+    assert first.manifest == "server" and again.manifest == "cache"
 
     # A day's edit: a new log that supersedes where Peter lives, a rewritten bullet, and a
     # deleted file.
@@ -131,13 +132,37 @@ def test_push_then_edit_then_push_again_keeps_the_server_equal_to_the_local_grap
     index_workspace(workspace)
 
     second = push_workspace(workspace, server.url, graph=GRAPH, name="alice")
-    assert second.changed and not second.forced
+    assert second.changed and not second.forced and second.manifest == "cache"
     assert 0 < second.sent < total / 4
     by_kind = {k.kind: k for k in second.kinds}
     assert by_kind["Source"].deleted == 1  # memory/2025-12-12.md
     assert by_kind["Fact"].deleted >= 2 and by_kind["Fact"].new >= 2
     assert by_kind["Opinion"].new >= 1
     assert_server_equals_local(server, workspace, "alice")
+
+
+def test_the_local_manifest_copy_is_used_only_while_the_server_vouches_for_it(
+    server: LocalServer, workspace: Settings
+) -> None:
+    push_workspace(workspace, server.url, graph=GRAPH, name="dave")
+    # A push that died half-way leaves the record 'pushing' (and the rows in any state).
+    with Server(server.url, GRAPH) as s:
+        s.execute(dialect.META_PUSHING, {"workspace": "dave", "origin": "x"})
+        s.execute("MATCH (f:Fact {workspace: 'dave'}) WITH f LIMIT 3 DETACH DELETE f")
+    repaired = push_workspace(workspace, server.url, graph=GRAPH, name="dave")
+    assert repaired.manifest == "server" and repaired.sent >= 3
+    assert_server_equals_local(server, workspace, "dave")
+    # Another machine pushed something else under the name: the digest no longer matches.
+    other = settings_for(workspace.workspace.parent / "elsewhere")
+    shutil.copytree(workspace.workspace, other.workspace)
+    (other.workspace / "memory/2025-12-20.md").write_text(
+        "# 2025-12-20\n\nA quiet day.\n", encoding="utf-8"
+    )
+    index_workspace(other)
+    push_workspace(other, server.url, graph=GRAPH, name="dave")
+    back = push_workspace(workspace, server.url, graph=GRAPH, name="dave")
+    assert back.manifest == "server" and back.deleted > 0
+    assert_server_equals_local(server, workspace, "dave")
 
 
 def test_many_workspaces_share_the_graph_and_force_rebuilds_only_its_own(
@@ -149,8 +174,8 @@ def test_many_workspaces_share_the_graph_and_force_rebuilds_only_its_own(
         rows = s.run("team/entity_facts", slug="peter").rows
         with open_graph(workspace) as graph:
             local = graph.run("team/entity_facts", slug="peter").rows
-        assert sorted({r[0] for r in rows}) == ["alice", "bob"]
-        assert len(rows) == 2 * len(local)
+        per_workspace = {w: [r[1:] for r in rows if r[0] == w] for w in ("alice", "bob")}
+        assert per_workspace == {"alice": local, "bob": local}
         before = s.execute(
             "MATCH (n) WHERE n.workspace = 'bob' AND NOT n:GraphmemWorkspace RETURN count(n)"
         ).rows

@@ -174,11 +174,17 @@ def rel_manifest(rel: str) -> str:
 
 META_GET = (
     f"MATCH (w:{META_LABEL} {{{WORKSPACE}: $workspace}})\n"
-    "RETURN w.origin AS origin, w.schema AS schema, w.generation AS generation"
+    "RETURN w.origin AS origin, w.schema AS schema, w.digest AS digest, w.state AS state"
+)
+# Set before the first change and cleared by META_SET: a push that dies in between leaves
+# 'pushing', so the next one trusts no local manifest copy (see manifest.py).
+META_PUSHING = (
+    f"MERGE (w:{META_LABEL} {{{WORKSPACE}: $workspace}})\n"
+    "SET w.state = 'pushing', w.origin = $origin"
 )
 META_SET = (
     f"MERGE (w:{META_LABEL} {{{WORKSPACE}: $workspace}})\n"
     "SET w.origin = $origin, w.schema = $schema, w.generation = $generation,\n"
-    "    w.pushed_at = $pushed_at, w.counts = $counts"
+    "    w.pushed_at = $pushed_at, w.counts = $counts, w.digest = $digest, w.state = 'clean'"
 )
 META_DELETE = f"MATCH (w:{META_LABEL} {{{WORKSPACE}: $workspace}}) DELETE w"

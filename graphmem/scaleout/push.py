@@ -20,13 +20,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from graphmem.api import open_graph
 from graphmem.config import Settings
 from graphmem.export import schema_tables
 from graphmem.ontology import schema_hash
-from graphmem.scaleout import dialect
+from graphmem.scaleout import dialect, manifest
 from graphmem.scaleout.connection import Server, check_url
 from graphmem.scaleout.errors import ScaleoutError
 from graphmem.scaleout.rows import LocalGraph, diff, read_local
@@ -64,6 +65,7 @@ class PushReport:
     kinds: tuple[KindPush, ...]
     batches: int
     seconds: float
+    manifest: str  # where the server's hashes came from: server, cache (vouched for) or none
     phases: dict[str, float]  # seconds: manifest (reading the server's hashes), delete, nodes, rels
 
     @property
@@ -145,11 +147,13 @@ def push_graph(
     claim: bool = False,
     batch_size: int = DEFAULT_BATCH,
     progress: Progress | None = None,
+    cache: Path | None = None,
 ) -> PushReport:
     """Make the server's part of `workspace` equal `local`; see the module docstring.
 
     `origin` names where the workspace lives (host and folder): a push refuses to overwrite
     a workspace of the same name pushed from elsewhere unless `claim` (an explicit name).
+    `cache` is the file of the local manifest copy (see :mod:`graphmem.scaleout.manifest`).
     """
     if batch_size < 1:
         raise ScaleoutError("batch size must be at least 1")
@@ -161,8 +165,10 @@ def push_graph(
     ensure_indexes(server)
     meta = server.execute(dialect.META_GET, {"workspace": workspace}, name="workspace record")
     reason = "--force" if force else ""
+    vouched: str | None = None  # the digest the server vouches for, if it is clean
     if meta.rows:
-        their_origin, their_schema, _ = meta.rows[0]
+        their_origin, their_schema, their_digest, state = meta.rows[0]
+        vouched = their_digest if state == "clean" else None
         if their_origin != origin and not claim:
             raise ScaleoutError(
                 f"workspace {workspace!r} on the server was pushed from {their_origin}; name "
@@ -170,6 +176,8 @@ def push_graph(
             )
         if their_schema != schema_hash() and not force:
             reason = "the ontology changed since the last push"
+    if reason:
+        server.execute(dialect.META_PUSHING, {"workspace": workspace, "origin": origin})
     removed = remove_workspace(server, workspace) if reason else 0
     phases: dict[str, float] = {}
     clock = time.perf_counter()
@@ -181,25 +189,30 @@ def push_graph(
         clock = now
 
     manifests = {kind: local.manifest(kind) for kind in [*local.nodes, *local.rels]}
+    rel_types = list(dict.fromkeys(p.rel for p in pairs))
+    cached = manifest.load(cache, vouched) if cache and vouched and not reason else None
+
+    def remote(kind: str, text: str) -> dict[str, str]:
+        if reason:
+            return {}
+        if cached is not None:
+            return cached.get(kind, {})
+        return _remote(server, text, workspace, kind)
+
     node_diffs = {
-        t.name: diff(
-            manifests.get(t.name, {}),
-            {} if reason else _remote(server, dialect.node_manifest(t), workspace, t.name),
-        )
+        t.name: diff(manifests.get(t.name, {}), remote(t.name, dialect.node_manifest(t)))
         for t in tables
     }
-    rel_types = list(dict.fromkeys(p.rel for p in pairs))
     rel_diffs = {
-        r: diff(
-            manifests.get(r, {}),
-            {} if reason else _remote(server, dialect.rel_manifest(r), workspace, r),
-        )
-        for r in rel_types
+        r: diff(manifests.get(r, {}), remote(r, dialect.rel_manifest(r))) for r in rel_types
     }
     lap("manifest")
 
     batches = 0
     params = {"workspace": workspace}
+    changes = any(d.send or d.delete for d in [*node_diffs.values(), *rel_diffs.values()])
+    if changes and not reason:
+        server.execute(dialect.META_PUSHING, {"workspace": workspace, "origin": origin})
 
     def send(text: str, rows: Sequence[Any], stage: str, name: str, key: str = "rows") -> int:
         nonlocal batches
@@ -256,6 +269,7 @@ def push_graph(
         for kind, d in [*node_diffs.items(), *rel_diffs.items()]
     ]
     counts = {k.kind: k.local for k in kinds}
+    value = manifest.digest(manifests)
     server.execute(
         dialect.META_SET,
         {
@@ -265,9 +279,12 @@ def push_graph(
             "generation": generation,
             "pushed_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "counts": json.dumps(counts, sort_keys=True),
+            "digest": value,
         },
         name="workspace record",
     )
+    if cache:
+        manifest.save(cache, manifests, value)
     return PushReport(
         workspace=workspace,
         target=server.url,
@@ -279,6 +296,7 @@ def push_graph(
         kinds=tuple(kinds),
         batches=batches,
         seconds=round(time.perf_counter() - started, 3),
+        manifest="none" if reason else "cache" if cached is not None else "server",
         phases=phases,
     )
 
@@ -299,15 +317,17 @@ def push_workspace(
     generation = Store(settings.memory_dir).current()
     with open_graph(settings) as local_graph:
         local = read_local(local_graph)
+    workspace = name or settings.workspace.resolve().name
     with Server(to, graph) as server:
         return push_graph(
             server,
             local,
-            name or settings.workspace.resolve().name,
+            workspace,
             origin=_origin(settings),
             generation=generation.name if generation else "",
             force=force,
             claim=name is not None,
             batch_size=batch_size,
             progress=progress,
+            cache=manifest.cache_path(settings.memory_dir, server.url, graph, workspace),
         )
