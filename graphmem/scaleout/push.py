@@ -7,6 +7,8 @@ then nodes that went away (with whatever still hangs on them), then new and chan
 then new and changed relationships. Each row carries its hash, written in the same statement
 as its properties, so the server's manifest always matches its content: a push that dies
 half-way leaves a graph the next push repairs, and a push from another machine is correct.
+Reading those hashes back is skipped when the local copy of the last push's manifest is one
+the server's workspace record still vouches for (:mod:`graphmem.scaleout.manifest`).
 
 The server graph is derived, like ``.memory/``: ``force`` deletes the workspace's part of it
 and sends everything again. A changed ontology forces that too.
