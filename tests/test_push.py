@@ -211,3 +211,13 @@ def test_push_says_when_no_server_answers(make_workspace: WriteFiles) -> None:
     result = CliRunner().invoke(app, ["--workspace", str(root), "push", "--to", url])
     assert result.exit_code == 1
     assert "cannot reach a FalkorDB server" in result.output
+
+
+def test_only_the_connection_module_imports_the_falkordb_client() -> None:
+    package = Path(__file__).resolve().parent.parent / "graphmem"
+    importers = {
+        path.relative_to(package).as_posix()
+        for path in package.rglob("*.py")
+        if re.search(r"^\s*(from|import) falkordb\b(?!_bin)", path.read_text("utf-8"), re.M)
+    }
+    assert importers == {"scaleout/connection.py"}
