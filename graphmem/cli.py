@@ -870,15 +870,20 @@ def export(
 @guarded
 def push(
     to: Annotated[
-        str, typer.Option("--to", help="The FalkorDB server, e.g. redis://127.0.0.1:6379.")
+        str,
+        typer.Option(
+            "--to", metavar="URL", help="The FalkorDB server, e.g. redis://127.0.0.1:6379."
+        ),
     ],
     graph: Annotated[
-        str, typer.Option("--graph", help="The server graph many workspaces share.")
+        str,
+        typer.Option("--graph", metavar="NAME", help="The server graph many workspaces share."),
     ] = "graphmem",
     as_name: Annotated[
         str | None,
         typer.Option(
             "--as",
+            metavar="NAME",
             help="This workspace's name in the graph (default: its folder's name); naming it "
             "explicitly also takes over a name pushed from another folder or machine.",
         ),
@@ -886,20 +891,29 @@ def push(
     force: Annotated[
         bool, typer.Option("--force", help="Delete this workspace's part and send it all again.")
     ] = False,
-    batch: Annotated[int, typer.Option("--batch", min=1, help="Rows per UNWIND batch.")] = 1000,
+    batch: Annotated[
+        int, typer.Option("--batch", min=1, metavar="N", help="Rows per UNWIND batch.")
+    ] = 1000,
     json_out: JsonOpt = False,
+    workspace: WorkspaceOpt = None,
 ) -> None:
     """Push the compiled graph into a shared FalkorDB graph (incremental: only what changed)."""
     from graphmem.scaleout.push import push_workspace
 
     progress = _progress_bar() if sys.stderr.isatty() and not json_out else None
     report = push_workspace(
-        settings(), to, graph=graph, name=as_name, force=force, batch_size=batch, progress=progress
+        settings(workspace),
+        to,
+        graph=graph,
+        name=as_name,
+        force=force,
+        batch_size=batch,
+        progress=progress,
     )
     if progress:
         typer.echo("", err=True)
     if json_out:
-        typer.echo(json.dumps(report.as_dict(), ensure_ascii=False, indent=2))
+        _echo_json(report.as_dict())
         return
     where = f"{report.target} graph {report.graph} as {report.workspace!r}"
     if not report.changed:

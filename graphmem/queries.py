@@ -1,10 +1,11 @@
 """Named Cypher queries kept in files: ``queries/<stage>/<name>.cypher``.
 
 Each file holds one statement, a ``//`` description line first, and ``$params`` for every
-value. ``<name>.<dialect>.cypher`` beside a query is its text for another engine (e.g.
-``team/entity_facts.falkordb.cypher``): :func:`variant` finds it; the Kùzu catalog skips it. The loader reads the parameter names from the text and refuses a call whose keys
+value. The loader reads the parameter names from the text and refuses a call whose keys
 differ: Kùzu 0.11.3 silently returns unfiltered rows when a referenced ``$param`` is missing
-from an empty dict.
+from an empty dict. ``<name>.<dialect>.cypher`` beside a query is its text for another
+engine (e.g. ``team/entity_facts.falkordb.cypher``): :func:`variant` finds it, and the Kùzu
+catalog skips it.
 """
 
 from __future__ import annotations
@@ -115,7 +116,7 @@ def get(name: str) -> NamedQuery:
 
 
 #: Stages whose queries are meant for people to run (``graphmem query NAME``).
-FOR_PEOPLE = ("entity", "about", "source", "status")
+FOR_PEOPLE = ("entity", "about", "source", "status", "team")
 #: The other stages: steps of graphmem's own commands, and which command runs them.
 INTERNAL_STAGES = {
     "recall": "recall",

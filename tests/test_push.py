@@ -3,6 +3,7 @@ dialect variants of the team queries. No server here (see test_push_server.py, s
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import date
 from pathlib import Path
@@ -197,9 +198,13 @@ def test_a_query_without_a_variant_runs_as_it_is() -> None:
 
 def test_push_refuses_a_target_that_is_not_a_server_url(make_workspace: WriteFiles) -> None:
     root = make_workspace(FILES)
-    result = CliRunner().invoke(app, ["--workspace", str(root), "push", "--to", "localhost:6379"])
+    result = CliRunner().invoke(app, ["push", "-w", str(root), "--to", "localhost:6379"])
     assert result.exit_code == 1
     assert "redis://" in result.output
+    result = CliRunner().invoke(app, ["push", "-w", str(root), "--to", "localhost:6379", "--json"])
+    assert result.exit_code == 1
+    error = json.loads(result.stdout)
+    assert "not a server URL" in error["error"] and "redis://" in error["hint"]
 
 
 def test_push_says_when_no_server_answers(make_workspace: WriteFiles) -> None:

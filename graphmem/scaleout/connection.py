@@ -17,7 +17,6 @@ from graphmem.scaleout.errors import ScaleoutError
 
 DIALECT = "falkordb"
 SCHEMES = ("redis", "rediss", "falkor", "falkors")
-INSTALL_HINT = 'the FalkorDB client is not installed; pip install "graphmem[scaleout]"'
 
 
 def public_url(url: str) -> str:
@@ -35,7 +34,7 @@ def check_url(url: str) -> None:
     parts = urlsplit(url)
     if parts.scheme not in SCHEMES or not parts.hostname:
         raise ScaleoutError(
-            f"push target {url!r}: give a server URL such as redis://127.0.0.1:6379"
+            f"push target {url!r} is not a server URL", hint="give one like redis://127.0.0.1:6379"
         )
 
 
@@ -47,7 +46,9 @@ class Server:
         try:
             from falkordb import FalkorDB
         except ImportError as exc:
-            raise ScaleoutError(INSTALL_HINT) from exc
+            raise ScaleoutError(
+                "the FalkorDB client is not installed", hint='pip install "graphmem[scaleout]"'
+            ) from exc
         self.url = public_url(url)
         self.graph_name = graph
         try:
@@ -55,8 +56,8 @@ class Server:
             self._db.connection.ping()
         except Exception as exc:  # redis raises its own ConnectionError, not the builtin
             raise ScaleoutError(
-                f"cannot reach a FalkorDB server at {self.url}: {exc}; is it running "
-                "(README, 'Scale-out')?"
+                f"cannot reach a FalkorDB server at {self.url}: {exc}",
+                hint="start one, or check --to (README, 'Scale-out')",
             ) from None
         self._graph = self._db.select_graph(graph)
 

@@ -160,7 +160,7 @@ def push_graph(
     if batch_size < 1:
         raise ScaleoutError("batch size must be at least 1")
     if not workspace.strip():
-        raise ScaleoutError("the workspace needs a name in the graph; pass --as NAME")
+        raise ScaleoutError("the workspace needs a name in the graph", hint="pass --as NAME")
     started = time.perf_counter()
     tables, pairs = schema_tables()
     by_name = {t.name: t for t in tables}
@@ -173,8 +173,8 @@ def push_graph(
         vouched = their_digest if state == "clean" else None
         if their_origin != origin and not claim:
             raise ScaleoutError(
-                f"workspace {workspace!r} on the server was pushed from {their_origin}; name "
-                f"this one with --as NAME (or --as {workspace} to replace it)"
+                f"workspace {workspace!r} on the server was pushed from {their_origin}",
+                hint=f"name this one with --as NAME (or --as {workspace} to replace it)",
             )
         if their_schema != schema_hash() and not force:
             reason = "the ontology changed since the last push"
@@ -226,7 +226,8 @@ def push_graph(
             if key == "rows" and result.rows and int(result.rows[0][0]) != len(chunk):
                 raise ScaleoutError(
                     f"{name}: the server took {result.rows[0][0]} of {len(chunk)} rows (an end "
-                    "node is missing); run push --force"
+                    "node is missing)",
+                    hint="run push --force",
                 )
             if progress:
                 progress(stage, done, len(rows))

