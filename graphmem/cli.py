@@ -898,20 +898,23 @@ def push(
     workspace: WorkspaceOpt = None,
 ) -> None:
     """Push the compiled graph into a shared FalkorDB graph (incremental: only what changed)."""
+    from graphmem.progress import ProgressLine
     from graphmem.scaleout.push import push_workspace
 
-    progress = _progress_bar() if sys.stderr.isatty() and not json_out else None
-    report = push_workspace(
-        settings(workspace),
-        to,
-        graph=graph,
-        name=as_name,
-        force=force,
-        batch_size=batch,
-        progress=progress,
-    )
-    if progress:
-        typer.echo("", err=True)
+    progress = ProgressLine(sys.stderr) if sys.stderr.isatty() and not json_out else None
+    try:
+        report = push_workspace(
+            settings(workspace),
+            to,
+            graph=graph,
+            name=as_name,
+            force=force,
+            batch_size=batch,
+            progress=progress,
+        )
+    finally:
+        if progress:
+            progress.clear()
     if json_out:
         _echo_json(report.as_dict())
         return
