@@ -863,6 +863,76 @@ def export(
     typer.echo(f"wrote {len(report.files)} files to {report.out} ({total} nodes and relationships)")
 
 
+# ----------------------------------------------------------------------------- push (scale-out)
+
+
+@app.command()
+@guarded
+def push(
+    to: Annotated[
+        str,
+        typer.Option(
+            "--to", metavar="URL", help="The FalkorDB server, e.g. redis://127.0.0.1:6379."
+        ),
+    ],
+    graph: Annotated[
+        str,
+        typer.Option("--graph", metavar="NAME", help="The server graph many workspaces share."),
+    ] = "graphmem",
+    as_name: Annotated[
+        str | None,
+        typer.Option(
+            "--as",
+            metavar="NAME",
+            help="This workspace's name in the graph (default: its folder's name); naming it "
+            "explicitly also takes over a name pushed from another folder or machine.",
+        ),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Delete this workspace's part and send it all again.")
+    ] = False,
+    batch: Annotated[
+        int, typer.Option("--batch", min=1, metavar="N", help="Rows per UNWIND batch.")
+    ] = 1000,
+    json_out: JsonOpt = False,
+    workspace: WorkspaceOpt = None,
+) -> None:
+    """Push the compiled graph into a shared FalkorDB graph (incremental: only what changed)."""
+    from graphmem.progress import ProgressLine
+    from graphmem.scaleout.push import push_workspace
+
+    progress = ProgressLine(sys.stderr) if sys.stderr.isatty() and not json_out else None
+    try:
+        report = push_workspace(
+            settings(workspace),
+            to,
+            graph=graph,
+            name=as_name,
+            force=force,
+            batch_size=batch,
+            progress=progress,
+        )
+    finally:
+        if progress:
+            progress.clear()
+    if json_out:
+        _echo_json(report.as_dict())
+        return
+    where = f"{report.target} graph {report.graph} as {report.workspace!r}"
+    if not report.changed:
+        typer.echo(f"up to date: {where} ({report.generation}), {report.seconds:.2f}s")
+        return
+    kinds = ", ".join(
+        f"{k.kind} +{k.sent}/-{k.deleted}" for k in report.kinds if k.sent or k.deleted
+    )
+    typer.echo(
+        f"pushed {report.generation} to {where}"
+        + (f" (full: {report.reason})" if report.reason else "")
+        + f": {report.sent} sent, {report.deleted} deleted in {report.batches} batches, "
+        f"{report.seconds:.2f}s ({kinds})"
+    )
+
+
 config_app = typer.Typer(no_args_is_help=True, help="Show the resolved configuration.")
 app.add_typer(config_app, name="config")
 

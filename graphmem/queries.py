@@ -3,7 +3,9 @@
 Each file holds one statement, a ``//`` description line first, and ``$params`` for every
 value. The loader reads the parameter names from the text and refuses a call whose keys
 differ: Kùzu 0.11.3 silently returns unfiltered rows when a referenced ``$param`` is missing
-from an empty dict.
+from an empty dict. ``<name>.<dialect>.cypher`` beside a query is its text for another
+engine (e.g. ``team/entity_facts.falkordb.cypher``): :func:`variant` finds it, and the Kùzu
+catalog skips it.
 """
 
 from __future__ import annotations
@@ -88,9 +90,19 @@ def catalog(root: Path | None = None) -> dict[str, NamedQuery]:
     base = root or queries_dir()
     found: dict[str, NamedQuery] = {}
     for path in sorted(base.rglob("*.cypher")):
+        if "." in path.stem:  # a dialect variant, not a Kùzu query
+            continue
         name = path.relative_to(base).with_suffix("").as_posix()
         found[name] = load_query(path, name)
     return found
+
+
+def variant(name: str, dialect: str) -> NamedQuery:
+    """The query `name` as another engine runs it: its ``<name>.<dialect>.cypher`` file where
+    the dialects differ, else the Kùzu text itself."""
+    base = get(name)
+    path = queries_dir() / f"{name}.{dialect}.cypher"
+    return load_query(path, name) if path.is_file() else base
 
 
 def get(name: str) -> NamedQuery:
@@ -104,7 +116,7 @@ def get(name: str) -> NamedQuery:
 
 
 #: Stages whose queries are meant for people to run (``graphmem query NAME``).
-FOR_PEOPLE = ("entity", "about", "source", "status")
+FOR_PEOPLE = ("entity", "about", "source", "status", "team")
 #: The other stages: steps of graphmem's own commands, and which command runs them.
 INTERNAL_STAGES = {
     "recall": "recall",

@@ -1,0 +1,8 @@
+// FalkorDB: supersession chains of an entity's facts in every pushed workspace.
+MATCH (e:Entity {slug: $slug})<-[:MENTIONS]-(old:Fact)<-[s:SUPERSEDES]-(new:Fact)
+WHERE old.workspace = e.workspace
+RETURN old.workspace AS workspace, old.id AS older, old.text AS older_text,
+       old.valid_from AS valid_from, old.valid_to AS valid_to, new.id AS newer,
+       new.text AS newer_text, s.day AS day, s.cue AS cue, new.path AS path,
+       new.line_start AS line_start
+ORDER BY workspace, day, older, newer
