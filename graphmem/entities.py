@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from graphmem.names import fold, slugify
+from graphmem.names import MAX_NAME_CHARS, fold, slugify
 from graphmem.stopwords import ENGLISH
 
 #: NER labels worth an entity page. Dropped: NORP (nationalities and groups, used as
@@ -45,12 +45,13 @@ _NON_NER_COMPONENTS = (
     "morphologizer", "trainable_lemmatizer",
 )  # fmt: skip
 
-_SEP = r"(?:[ \t]*[-_\n][ \t]*|[ \t]+)"  # one hyphen, underscore or line break, or spaces
+# One hyphen, underscore or line break, or spaces; possessive, so a long run of blanks
+# after a name is scanned once.
+_SEP = r"(?:[ \t]*+[-_\n][ \t]*+|[ \t]++)"
 _SEP_RUN = re.compile(r"[\s_-]+")
 _APOSTROPHES = str.maketrans("’‘`", "'''")
 _POSSESSIVE = re.compile(r"(?:['’]s|s['’])$")
 _EXPLICIT = re.compile(r"(?<![\w@.])@(\w[\w.'’-]*)")
-_HANDLE_END = re.compile(r"(?:['’]s?)?[.'’-]*$")  # "@Peter's" -> Peter, "@Peter." -> Peter
 _SPEAKER = re.compile(
     r"^[ \t]*(?:[-*+][ \t]+(?:\[?\d{1,2}:\d{2}(?::\d{2})?\]?[ \t]+)?"
     r"|\[?\d{1,2}:\d{2}(?::\d{2})?\]?[ \t]+)"
@@ -171,21 +172,34 @@ class _Trie:
         branches.extend(free)
         return re.compile("|".join(branches), flags)
 
-    def _emit(self, unit: str, node: dict[str, Any]) -> str:
-        if unit == " ":
-            head = _SEP
-        elif unit == "'":
-            head = "['’]"
-        else:
-            head = re.escape(unit)
-        children = [self._emit(u, n) for u, n in node.items() if u]
-        if node.get(""):
-            # "Peters'" is Peter's plural possessive; otherwise the name must end a word.
-            end = r"(?=s['’](?!\w)|(?!\w))" if _bounded(unit) else ""
-            children.append(end)
-        if len(children) == 1:
-            return head + children[0]
-        return head + "(?:" + "|".join(children) + ")"
+    @staticmethod
+    def _emit(unit: str, node: dict[str, Any]) -> str:
+        """The regex of the subtree under `unit`, built bottom-up with an explicit stack:
+        a name's length must not become Python's recursion depth."""
+        done: dict[int, str] = {}
+        stack: list[tuple[str, dict[str, Any], bool]] = [(unit, node, False)]
+        while stack:
+            u, n, expanded = stack.pop()
+            kids = [(cu, cn) for cu, cn in n.items() if cu]
+            if not expanded:
+                stack.append((u, n, True))
+                stack.extend((cu, cn, False) for cu, cn in kids)
+                continue
+            if u == " ":
+                head = _SEP
+            elif u == "'":
+                head = "['’]"
+            else:
+                head = re.escape(u)
+            children = [done.pop(id(cn)) for _, cn in kids]
+            if n.get(""):
+                # "Peters'" is Peter's plural possessive; otherwise the name must end a word.
+                children.append(r"(?=s['’](?!\w)|(?!\w))" if _bounded(u) else "")
+            if len(children) == 1:
+                done[id(n)] = head + children[0]
+            else:
+                done[id(n)] = head + "(?:" + "|".join(children) + ")"
+        return done[id(node)]
 
 
 class Gazetteer:
@@ -231,6 +245,8 @@ class Gazetteer:
             keys.setdefault(key, slug)
             if len(loose_key := _loose_key(name)) > 2:
                 loose.setdefault(loose_key, slug)
+            if len(key) > MAX_NAME_CHARS:
+                continue  # resolvable by name, never matched in text (see MAX_NAME_CHARS)
             letters = sum(ch.isalnum() for ch in key)
             is_stop = " " not in key and key in stop
             if letters > 2 and not is_stop:
@@ -301,6 +317,13 @@ def _without_overlaps(mentions: Iterable[Mention]) -> list[Mention]:
     return kept
 
 
+def _handle(raw: str) -> str:
+    """`raw` without trailing punctuation or possessive: "Peter's" -> Peter, "Peter." ->
+    Peter. String methods, not a ``…[.'’-]*$`` search: that rescans a long run per start."""
+    handle = raw.rstrip(".'’-")
+    return handle[:-2] if handle.endswith(("'s", "’s")) else handle
+
+
 def explicit_mentions(text: str) -> list[Mention]:
     """`@Peter`, `@The-Castle`, `@warelay` in `text`; slug is `slugify(handle)`.
 
@@ -310,10 +333,12 @@ def explicit_mentions(text: str) -> list[Mention]:
     """
     found: list[Mention] = []
     for m in _EXPLICIT.finditer(text):
-        handle = _HANDLE_END.sub("", m.group(1))
+        handle = _handle(m.group(1))
         end = m.start(1) + len(handle)
         if not any(ch.isalpha() for ch in handle) or text.startswith("/", m.end()):
             continue
+        if len(handle) > MAX_NAME_CHARS:
+            continue  # the parser warns about it; see MAX_NAME_CHARS
         found.append(Mention(slugify(handle), handle, m.start(1), end, "explicit"))
     return found
 

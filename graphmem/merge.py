@@ -16,10 +16,11 @@ from graphmem.api import open_graph
 from graphmem.config import Settings
 from graphmem.errors import GraphmemError
 from graphmem.index import IndexReport, index_workspace
-from graphmem.store import write_atomic
+from graphmem.textio import Lines
 
-_ALIASES_LINE = re.compile(r"^(\s*(?:\*\*)?aliases(?:\*\*)?\s*:\s*)(.*?)(\s*)$", re.IGNORECASE)
-_FRONT_ALIASES = re.compile(r"^(aliases\s*:\s*)(.*?)(\s*)$", re.IGNORECASE)
+# Linear: the value's trailing blanks are split off with str methods, not a lazy group.
+_ALIASES_LINE = re.compile(r"(\s*+(?:\*\*)?aliases(?:\*\*)?\s*+:\s*+)(.*+)", re.IGNORECASE)
+_FRONT_ALIASES = re.compile(r"(aliases\s*+:\s*+)(.*+)", re.IGNORECASE)
 
 
 class MergeError(GraphmemError):
@@ -40,32 +41,48 @@ def _names_to_add(existing: list[str], names: list[str]) -> list[str]:
     return [n for n in dict.fromkeys(names) if n.casefold() not in have]
 
 
-def add_aliases(text: str, name: str, aliases: list[str]) -> tuple[str, list[str]]:
-    """`text` of an entity page with `aliases` recorded; returns (new text, names added)."""
-    newline = "\r\n" if "\r\n" in text else "\n"
-    lines = text.split(newline)
+def _value(m: re.Match[str]) -> tuple[str, str, str]:
+    """(label, value, trailing blanks) of an aliases line."""
+    value = m.group(2).rstrip()
+    return m.group(1), value, m.group(2)[len(value) :]
+
+
+def record_aliases(page: Lines, name: str, aliases: list[str]) -> list[str]:
+    """Record `aliases` on the entity page `page` (in place); returns the names added.
+
+    Only the aliases line changes, or one line is inserted: every other line keeps its
+    bytes and its own line ending.
+    """
+    lines = page.lines
     if lines and lines[0].strip() == "---":
         for i in range(1, len(lines)):
             if lines[i].strip() in {"---", "..."}:
                 break
             if m := _FRONT_ALIASES.match(lines[i]):
+                label, value, trail = _value(m)
                 current = [
-                    a.strip().strip("\"'") for a in m.group(2).strip("[] ").split(",") if a.strip()
+                    a.strip().strip("\"'") for a in value.strip("[] ").split(",") if a.strip()
                 ]
                 added = _names_to_add([name, *current], aliases)
-                lines[i] = f"{m.group(1)}[{', '.join([*current, *added])}]{m.group(3)}"
-                return newline.join(lines), added
+                page.replace(i, f"{label}[{', '.join([*current, *added])}]{trail}")
+                return added
     for i, line in enumerate(lines):
         if m := _ALIASES_LINE.match(line):
-            current = [a.strip() for a in m.group(2).split(",") if a.strip()]
+            label, value, trail = _value(m)
+            current = [a.strip() for a in value.split(",") if a.strip()]
             added = _names_to_add([name, *current], aliases)
-            joined = ", ".join([*current, *added])
-            lines[i] = f"{m.group(1)}{joined}{m.group(3)}"
-            return newline.join(lines), added
+            page.replace(i, f"{label}{', '.join([*current, *added])}{trail}")
+            return added
     added = _names_to_add([name], aliases)
-    at = 1 if lines and lines[0].startswith("# ") else 0
-    lines[at:at] = [f"Aliases: {', '.join(added)}"]
-    return newline.join(lines), added
+    page.insert(1 if lines and lines[0].startswith("# ") else 0, f"Aliases: {', '.join(added)}")
+    return added
+
+
+def add_aliases(text: str, name: str, aliases: list[str]) -> tuple[str, list[str]]:
+    """`text` of an entity page with `aliases` recorded; returns (new text, names added)."""
+    page = Lines.decode(text.encode("utf-8", errors="surrogateescape"))
+    added = record_aliases(page, name, aliases)
+    return page.encode().decode("utf-8", errors="surrogateescape"), added
 
 
 def merge_entities(settings: Settings, keep: str, alias: str) -> MergeResult:
@@ -84,9 +101,9 @@ def merge_entities(settings: Settings, keep: str, alias: str) -> MergeResult:
     path: Path = settings.workspace / rel
     if not path.resolve().is_relative_to(settings.workspace.resolve() / "bank" / "entities"):
         raise MergeError(f"{rel} is outside bank/entities/; refusing to write it")
-    text = path.read_text(encoding="utf-8") if path.exists() else f"# {a['name']}\n"
-    new_text, added = add_aliases(text, a["name"], [b["name"], *(b["aliases"] or [])])
+    page = Lines.read(path) if path.exists() else Lines([f"# {a['name']}"], ["\n"])
+    added = record_aliases(page, a["name"], [b["name"], *(b["aliases"] or [])])
     if added:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, new_text.encode("utf-8"))
+        page.write(path)
     return MergeResult(page=rel, added=tuple(added), report=index_workspace(settings))

@@ -10,6 +10,10 @@ import re
 import unicodedata
 from functools import lru_cache
 
+#: The longest ``@name`` or alias matched in text. Longer ones are noise (a pasted blob, a
+#: fuzzer), would compile to a regex nested as deep as the name, and cannot name a bank page.
+MAX_NAME_CHARS = 100
+
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
 _SPACES = re.compile(r"\s+")
 

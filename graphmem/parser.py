@@ -23,7 +23,7 @@ from graphmem.blocks import (
     ParsedFile,
     Role,
 )
-from graphmem.names import slugify
+from graphmem.names import MAX_NAME_CHARS, slugify
 from graphmem.sentences import split_units
 
 RETAIN_HEADINGS = {"retain", "retenir", "reter", "保留", "behalten", "retener"}
@@ -32,9 +32,12 @@ RETAIN_HEADINGS = {"retain", "retenir", "reter", "保留", "behalten", "retener"
 GENERATED_BEGIN = "<!-- graphmem:begin"
 GENERATED_END = "<!-- graphmem:end"
 
-HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_LIST_ITEM = re.compile(r"^(\s*)(?:[-*+]|\d{1,3}[.)])(?:\s+(.*))?$")
-FENCE = re.compile(r"^\s*(```|~~~)")
+# Every pattern here runs on one line of untrusted text: each is linear (possessive
+# quantifiers where a run could otherwise be rescanned), and trimming that a lazy group
+# would do by backtracking (a heading's closing #s, trailing blanks) is done with str methods.
+_HEADING = re.compile(r"(#{1,6})\s++(.*+)")
+_LIST_ITEM = re.compile(r"^(\s*+)(?:[-*+]|\d{1,3}[.)])(?:\s+(.*))?$")
+FENCE = re.compile(r"^\s*+(```|~~~)")
 _DAILY_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[-_ ].*)?\.md$", re.IGNORECASE)
 _KNOWN_PREFIX = re.compile(r"^(?P<p>[WBOS])(?:\((?P<args>[^)]*)\))?(?=[\s:@]|$)")
 _OTHER_PREFIX = re.compile(r"^(?P<p>[A-Za-z])(?:\((?P<args>[^)]*)\))?(?=\s*[:@]|\()")
@@ -44,10 +47,20 @@ _MENTION = re.compile(r"(?<![\w.@/])@((?:[\w'’-]|\.(?=\w))*)(?![\w/@])")
 #: A typed bullet's head: the @mentions before its colon. Only real mention tokens are
 #: consumed, so "@scope/pkg: ..." or "@@x: ..." stay part of the text.
 _HEAD = re.compile(r"^\s*((?:@(?:[\w'’-]|\.(?=\w))+(?![\w/@])\s*)*)(:)?\s*")
-_CONF = re.compile(r"^\s*c\s*=\s*(.*?)\s*$", re.IGNORECASE)
-_ALIASES_LINE = re.compile(r"^\s*(?:\*\*)?aliases(?:\*\*)?\s*:\s*(?:\*\*)?\s*(.*)$", re.IGNORECASE)
-_KIND_LINE = re.compile(r"^\s*(?:\*\*)?kind(?:\*\*)?\s*:\s*(?:\*\*)?\s*(\w+)", re.IGNORECASE)
+_CONF = re.compile(r"\s*+c\s*+=\s*+(.*+)\s*+\Z", re.IGNORECASE)
+_ALIASES_LINE = re.compile(
+    r"^\s*+(?:\*\*)?aliases(?:\*\*)?\s*+:\s*+(?:\*\*)?\s*+(.*)$", re.IGNORECASE
+)
+_KIND_LINE = re.compile(r"^\s*+(?:\*\*)?kind(?:\*\*)?\s*+:\s*+(?:\*\*)?\s*+(\w+)", re.IGNORECASE)
 ENTITY_KINDS = {"person", "place", "project", "org", "tool", "thing"}
+
+
+def heading(line: str) -> tuple[int, str] | None:
+    """``(level, title)`` of an ATX heading line (``## Retain ##`` -> ``(2, "Retain")``)."""
+    m = _HEADING.match(line)
+    if m is None or m.end() != len(line.rstrip("\n")):
+        return None
+    return len(m.group(1)), m.group(2).rstrip().rstrip("#").strip()
 
 
 def file_role(path: str) -> tuple[Role, date | None, str | None]:
@@ -88,6 +101,8 @@ def mention_names(text: str) -> tuple[list[str], bool]:
             raw = raw[:-2]
         if not slugify(raw):
             empty = True
+        elif len(raw) > MAX_NAME_CHARS:
+            continue  # not a name (see MAX_NAME_CHARS); a typed bullet with one is refused
         elif raw not in names:
             names.append(raw)
     return names, empty
@@ -258,8 +273,8 @@ def _units(lines: list[str], start: int, state: _State, generated: set[int]) -> 
         if not stripped:
             current = None
             continue
-        if m := HEADING.match(line):
-            level, title = len(m.group(1)), m.group(2).strip()
+        if found := heading(line):
+            level, title = found
             headings = [(lv, t) for lv, t in headings if lv < level] + [(level, title)]
             if retain_level and level <= retain_level:
                 retain_level = 0
@@ -422,6 +437,9 @@ def _emit_bullet(unit: _Unit, text: str, state: _State) -> bool:
     if empty:
         state.warn(line, "empty @mention; indexed as log text")
         return False
+    if any(len(m.group(1).rstrip(".-'’")) > MAX_NAME_CHARS for m in _MENTION.finditer(text)):
+        state.warn(line, f"@mention longer than {MAX_NAME_CHARS} characters; indexed as log text")
+        return False
     if not body:
         state.warn(line, "bullet has no text after its prefix; indexed as log text")
         return False
@@ -441,16 +459,17 @@ def _confidence(args: str | None, kind: Kind, state: _State, line: int) -> float
     if kind != "opinion" or m is None:
         state.warn(line, f"({args}) ignored: only O bullets take a confidence, as O(c=0.8)")
         return DEFAULT_CONFIDENCE if kind == "opinion" else None
-    raw = m.group(1).rstrip("%")
+    given = m.group(1).strip()
+    raw = given.rstrip("%")
     try:
-        value = float(raw) / (100 if m.group(1).endswith("%") else 1)
+        value = float(raw) / (100 if given.endswith("%") else 1)
     except ValueError:
-        state.warn(line, f"confidence {m.group(1)!r} is not a number; using {DEFAULT_CONFIDENCE}")
+        state.warn(line, f"confidence {given!r} is not a number; using {DEFAULT_CONFIDENCE}")
         return DEFAULT_CONFIDENCE
     if value != value:  # NaN
-        state.warn(line, f"confidence {m.group(1)!r} is not a number; using {DEFAULT_CONFIDENCE}")
+        state.warn(line, f"confidence {given!r} is not a number; using {DEFAULT_CONFIDENCE}")
         return DEFAULT_CONFIDENCE
     clamped = min(1.0, max(0.0, value))
     if clamped != value:
-        state.warn(line, f"confidence {m.group(1)} is outside [0, 1]; clamped to {clamped}")
+        state.warn(line, f"confidence {given} is outside [0, 1]; clamped to {clamped}")
     return clamped

@@ -19,14 +19,15 @@ from pathlib import Path
 
 from graphmem.blocks import Block
 from graphmem.config import Settings
-from graphmem.errors import BulletError, IndexLockedError, WorkspaceError
+from graphmem.errors import BulletError, GraphmemError, IndexLockedError, WorkspaceError
 from graphmem.index import IndexReport, index_workspace
 from graphmem.packets import source_ref
 
 # The heading and fence patterns are the parser's own, so "where is the Retain section"
 # is answered exactly as the indexer answers it.
-from graphmem.parser import FENCE, HEADING, RETAIN_HEADINGS, front_matter, parse
+from graphmem.parser import FENCE, RETAIN_HEADINGS, front_matter, heading, parse
 from graphmem.store import write_atomic
+from graphmem.textio import newline_of
 
 #: The bullet form, shown in every error.
 EXPECTED = "W|B|O|O(c=0.8)|S @Entity: text"
@@ -73,6 +74,15 @@ def check_bullet(bullet: str, path: str) -> str:
     text = bullet.strip()
     if not text:
         raise _problem(bullet, "it is empty")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a shell argument with invalid UTF-8 (surrogateescape)
+        raise _problem(
+            bullet, f"it is not valid UTF-8 text (character {exc.start + 1} is an invalid byte)"
+        ) from None
+    if control := next((ch for ch in text if ord(ch) < 32 and ch not in "\t\n\r"), None):
+        # A NUL would make the whole daily log read as binary and drop out of the index.
+        raise _problem(bullet, f"it holds the control character {control!r}")
     lines = text.splitlines()
     if len(lines) > 1:
         raise _problem(bullet, f"a Retain bullet is one line, this has {len(lines)}")
@@ -88,16 +98,6 @@ def check_bullet(bullet: str, path: str) -> str:
     if len(parsed.blocks) != 1 or len(typed) != 1:
         raise _problem(bullet, "it is not a typed bullet")
     return text
-
-
-def _eol(data: bytes) -> bytes:
-    """The file's line ending (its first one), ``\\n`` for a file without any."""
-    for i, byte in enumerate(data):
-        if byte == 0x0D:
-            return b"\r\n" if data[i + 1 : i + 2] == b"\n" else b"\r"
-        if byte == 0x0A:
-            return b"\n"
-    return b"\n"
 
 
 def _retain_section(lines: list[bytes]) -> tuple[int, int] | None:
@@ -122,8 +122,8 @@ def _retain_section(lines: list[bytes]) -> tuple[int, int] | None:
         if m := FENCE.match(line):
             fence = m.group(1)
             continue
-        if m := HEADING.match(line):
-            level, title = len(m.group(1)), m.group(2).strip()
+        if found_heading := heading(line):
+            level, title = found_heading
             if open_section is not None and level <= open_section[1]:
                 found, open_section = (open_section[0], i), None
             if title.rstrip(":").strip().casefold() in RETAIN_HEADINGS:
@@ -140,7 +140,7 @@ def insert_bullet(data: bytes, bullet: str, day: date) -> tuple[bytes, int]:
     if not data:
         eol = b"\n"
         return eol.join([f"# {day.isoformat()}".encode(), b"", b"## Retain", item, b""]), 4
-    eol = _eol(data)
+    eol = newline_of(data).encode()
     lines = data.splitlines(keepends=True)
     section = _retain_section(lines)
     if section is None:
@@ -209,7 +209,16 @@ def retain(settings: Settings, bullet: str, *, today: date, reindex: bool = True
         old = path.read_bytes() if path.exists() else b""
         if b"\x00" in old:
             raise WorkspaceError(f"{rel} holds binary data; retain will not append to it")
-        new, line = insert_bullet(old, text, today)
+        if (line := existing_bullet(old, text)) is not None:
+            # The same bullet already sits in today's Retain section: an agent retrying
+            # after a timeout (or a crash between write and index) must not duplicate it.
+            new, repeat = (
+                old,
+                f"already retained at {source_ref(rel, line, line)}; not written again",
+            )
+        else:
+            new, line = insert_bullet(old, text, today)
+            repeat = None
         block = _block_at(rel, new, line)
         if block is None:
             # The file's surroundings (an unclosed code fence, say) would swallow the
@@ -218,15 +227,25 @@ def retain(settings: Settings, bullet: str, *, today: date, reindex: bool = True
                 f"{rel}: the bullet would not read as a Retain fact at line {line} "
                 "(is a code fence left open above it?); fix the file, nothing was written"
             )
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, new)
+        if repeat is None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(path, new)
     report: IndexReport | None = None
-    notice: str | None = None
+    problem: str | None = None
     if reindex:
+        # The bullet is saved: from here on nothing may report failure, or the caller
+        # retries and the log collects copies. Whatever stops the index becomes a notice.
         try:
             report = index_workspace(settings)
         except IndexLockedError as exc:
-            notice = f"saved, but the index was not updated: {exc}"
+            problem = f"saved, but the index was not updated: {exc}"
+        except Exception as exc:  # the bullet is written: say so, then why the index is not
+            reason = str(exc) if isinstance(exc, GraphmemError) else f"{type(exc).__name__}: {exc}"
+            problem = (
+                f"saved, but the index was not updated ({(reason or '?').splitlines()[0]}); "
+                "run `graphmem index` once the problem is fixed"
+            )
+    notice = "; ".join(n for n in (repeat, problem) if n) or None
     warnings: tuple[str, ...] = ()
     if not block.mentions:
         warnings = (
@@ -234,6 +253,21 @@ def retain(settings: Settings, bullet: str, *, today: date, reindex: bool = True
             f"say who or what it is about, e.g. `{EXAMPLE}`",
         )
     return RetainResult(rel, line, block.id, block, report, notice, warnings)
+
+
+def existing_bullet(data: bytes, text: str) -> int | None:
+    """The 1-based line of ``- text`` in the Retain section of `data`, if it is there."""
+    if not data:
+        return None
+    lines = data.splitlines(keepends=True)
+    section = _retain_section(lines)
+    if section is None:
+        return None
+    item = f"- {text}".encode()
+    for i in range(section[0] + 1, section[1]):
+        if lines[i].strip() == item:
+            return i + 1
+    return None
 
 
 def _block_at(rel: str, data: bytes, line: int) -> Block | None:
