@@ -7,7 +7,6 @@ running ``index``: that one is writing a new generation beside it.
 from __future__ import annotations
 
 import contextlib
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,9 +14,10 @@ from typing import Any
 from graphmem.blocks import Notice
 from graphmem.config import Settings
 from graphmem.db import Graph, Rows
-from graphmem.errors import NotIndexedError, QueryError, ReadOnlyError
+from graphmem.errors import NotIndexedError, QueryError
 from graphmem.index import fingerprint_of
-from graphmem.queries import STRING_LITERAL, NamedQuery, get, strip_comments
+from graphmem.queries import NamedQuery, get
+from graphmem.readonly import check_read_only
 from graphmem.store import Generation, Store
 from graphmem.workspace import discover
 
@@ -107,23 +107,13 @@ def status(settings: Settings) -> Status:
     )
 
 
-#: Statements that write files or change the database outside Kùzu's read-only guard
-#: (CHECKPOINT on a read-only database leaves shadow files that break later opens).
-_NEEDS_WRITE = re.compile(
-    r"\b(CHECKPOINT|EXPORT\s+DATABASE|IMPORT\s+DATABASE|INSTALL|LOAD\s+EXTENSION|ATTACH|COPY)\b",
-    re.IGNORECASE,
-)
-
-
 def run_cypher(
     settings: Settings, text: str, params: dict[str, Any] | None = None, *, write: bool = False
 ) -> Rows:
     """Run the user's own Cypher; the graph is opened read-only unless `write`."""
-    if not write and (m := _NEEDS_WRITE.search(STRING_LITERAL.sub("''", strip_comments(text)))):
-        raise ReadOnlyError(
-            f"cypher is read-only: {m.group(1).upper()} writes files or the database; "
-            "pass --write to run it"
-        )
+    if not write:
+        # Kùzu's read-only mode still lets COPY TO, EXPORT and LOAD FROM reach the disk.
+        check_read_only(text)
     with open_graph(settings, write=write) as graph:
         return graph.execute(text, params or {}, name="cypher")
 

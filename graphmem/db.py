@@ -79,6 +79,9 @@ class Graph:
             results = self._conn.execute(text, params or {})
         except RuntimeError as exc:
             failure = str(exc)
+        except UnicodeDecodeError as exc:
+            # Kùzu quoted bytes of a binary file in its message (LOAD FROM a binary).
+            failure = _undecodable(exc)
         if failure is not None:
             # Raised outside the except block on purpose: a traceback chained to Kùzu's
             # error keeps its half-made result alive past close(), and freeing it then
@@ -94,8 +97,15 @@ class Graph:
         result = results[-1] if isinstance(results, list) else results
         columns = result.get_column_names()
         rows: list[list[Any]] = []
-        while result.has_next():
-            rows.append(cast(list[Any], result.get_next()))
+        try:
+            while result.has_next():
+                rows.append(cast(list[Any], result.get_next()))
+        except RuntimeError as exc:
+            failure = str(exc)
+        except UnicodeDecodeError as exc:
+            failure = _undecodable(exc)
+        if failure is not None:
+            raise QueryError(f"{name}: {failure}")
         return Rows(columns, rows)
 
     def run(self, name: str, /, **params: Any) -> Rows:
@@ -126,6 +136,14 @@ class Graph:
         result = results[-1] if isinstance(results, list) else results
         while result.has_next():
             yield cast(list[Any], result.get_next())
+
+
+def _undecodable(exc: UnicodeDecodeError) -> str:
+    """Kùzu's message (or value) that was not UTF-8, readable, with what to check."""
+    raw = exc.object if isinstance(exc.object, bytes) else bytes(exc.object)
+    text = raw.decode("utf-8", errors="replace").splitlines()
+    first = text[0][:200] if text else ""
+    return f"{first} (the data is not UTF-8 text: is the file binary?)"
 
 
 def to_date(value: str | date | None) -> date | None:

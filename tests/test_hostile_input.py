@@ -107,3 +107,104 @@ def _day():  # type: ignore[no-untyped-def]
     from datetime import date
 
     return date.fromisoformat(DAY)
+
+
+# ------------------------------------------------------------------ 2, 3. read-only cypher
+
+ESCAPES = [
+    "EXPORT/**/DATABASE '{out}/db'",
+    "EXPORT DATABASE '{out}/db'",
+    "export\u00a0database '{out}/db'",
+    "EXPORT\u3000DATABASE '{out}/db'",
+    "EXPORT\u2028DATABASE '{out}/db'",
+    "EXPORT\x0cDATABASE '{out}/db'",
+    "RETURN 1 AS `//`; COPY (MATCH (e:Entity) RETURN e.name) TO '{out}/a.csv'",
+    "RETURN 1 AS `/*`; COPY (MATCH (e:Entity) RETURN e.name) TO '{out}/b.csv' // */",
+    "RETURN 1 AS `'`; COPY (MATCH (e:Entity) RETURN e.name) TO '{out}/c.csv' // '",
+    "RETURN '\\''; COPY (MATCH (e:Entity) RETURN e.name) TO '{out}/d.csv'",
+    'RETURN "\\""; COPY (MATCH (e:Entity) RETURN e.name) TO \'{out}/e.csv\'',
+    "RETURN 1 /* ' */; COPY (MATCH (e:Entity) RETURN e.name) TO '{out}/f.csv'",
+    "RETURN 1 // x\nCOPY (MATCH (e:Entity) RETURN e.name) TO '{out}/g.csv'",
+    "RETURN 1 // x\r; CoPy (MATCH (e:Entity) RETURN e.name) TO '{out}/h.csv'",
+    "/* x */ COPY (MATCH (e:Entity) RETURN e.name) TO '{out}/i.csv'",
+    "MATCH (e:Entity) WITH e LIMIT 1 COPY (RETURN 1) TO '{out}/j.csv'",
+    "RETURN 1;\n\tcopy (RETURN 1) TO '{out}/k.csv'",
+    "LOAD FROM '/etc/passwd' (file_format='csv', header=false, delim=':') RETURN * LIMIT 3",
+    "MATCH (e:Entity) WITH e LIMIT 1 LOAD FROM '/etc/passwd' (header=false) RETURN *",
+    "LOAD WITH HEADERS (a STRING) FROM '/etc/passwd' RETURN *",
+    "CALL READ_CSV_SERIAL('/etc/passwd') RETURN *",
+    "CALL file_info('/etc/passwd') RETURN *",
+    "CALL CREATE_FTS_INDEX('Fact', 'x', ['text'])",
+    "CALL threads=1",
+    "INSTALL json",
+    "LOAD EXTENSION json",
+    "ATTACH '{out}/other' AS o (dbtype kuzu)",
+    "IMPORT DATABASE '{out}/db'",
+    "CHECKPOINT",
+    "FORCE CHECKPOINT",
+    "USE o",
+    "BEGIN TRANSACTION READ ONLY",
+    "MATCH (n) RETURN n.`x` UNION ALL MATCH (n) SET n.name = 'x' RETURN 1",
+    "RETURN 'unterminated",
+    "RETURN 1 /* unterminated",
+    "RETURN `unterminated",
+    "RETURN 1\x00; COPY (RETURN 1) TO '{out}/l.csv'",
+]
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One indexed workspace for the read-only tests (they must not change it)."""
+    root = tmp_path_factory.mktemp("readonly") / "ws"
+    for rel, text in BASE.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    index_workspace(settings_for(root))
+    return root
+
+
+@pytest.mark.parametrize("statement", ESCAPES)
+def test_cypher_without_write_refuses_files_and_writes(
+    indexed: Path, tmp_path: Path, statement: str
+) -> None:
+    from graphmem.errors import ReadOnlyError
+
+    root = indexed
+    out = tmp_path / "outside"
+    out.mkdir()
+    with pytest.raises(ReadOnlyError, match="--write"):
+        run_cypher(settings_for(root), statement.replace("{out}", str(out)))
+    assert list(out.iterdir()) == []
+
+
+READS = {
+    "MATCH (e:Entity) RETURN count(e) AS n": 1,
+    "// Peter's facts\nMATCH (e:Entity) RETURN count(e) AS n": 1,
+    "MATCH (e:Entity) WHERE e.name <> 'COPY x TO y; EXPORT' RETURN count(e) AS n": 1,
+    "MATCH (e:Entity) RETURN count(e) AS `LOAD FROM`": 1,
+    "MATCH (n) RETURN count(n); MATCH (e:Entity) RETURN count(e) AS n;": 1,
+    "match (e:Entity) /* DROP */ optional match (e)<-[:MENTIONS]-(f) "
+    "return count(distinct e) as n order by n skip 0 limit 1": 1,
+    "CALL show_tables() RETURN count(*) > 0 AS n": True,
+    "CALL table_info('Entity') RETURN count(*) > 0 AS n": True,
+    "UNWIND [1, 2] AS i RETURN count(i) AS n": 2,
+}
+
+
+@pytest.mark.parametrize(("statement", "expected"), READS.items())
+def test_cypher_without_write_still_reads(indexed: Path, statement: str, expected: object) -> None:
+    assert run_cypher(settings_for(indexed), statement).rows[-1][0] == expected
+
+
+def test_load_from_a_binary_file_with_write_is_a_message(indexed: Path, tmp_path: Path) -> None:
+    from graphmem.errors import QueryError
+
+    root = indexed
+    binary = tmp_path / "blob.csv"
+    binary.write_bytes(b"abc,\xff\xfe\xc3(,x\n" + bytes(range(256)) * 4)
+    with pytest.raises(QueryError, match="not UTF-8"):
+        run_cypher(
+            settings_for(root),
+            f"LOAD FROM '{binary}' (file_format='csv', header=false) RETURN * LIMIT 3",
+            write=True,
+        )
