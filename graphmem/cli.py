@@ -840,9 +840,12 @@ def export(
             help="graphml (Gephi, yEd), cypher (CSVs + load scripts) or csv.",
         ),
     ] = "graphml",
-    out: Annotated[Path, typer.Option("--out", metavar="DIR", help="Folder to write into.")] = Path(
-        "graphmem-export"
-    ),
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out", metavar="DIR", help="Folder to write into (graphml: or a .graphml file)."
+        ),
+    ] = Path("graphmem-export"),
     json_out: JsonOpt = False,
     workspace: WorkspaceOpt = None,
 ) -> None:

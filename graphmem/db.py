@@ -116,7 +116,11 @@ class Graph:
 
     def copy_csv(self, table: str, csv_path: Path, pair: tuple[str, str] | None = None) -> None:
         """Bulk-load a CSV (header row, stdlib csv quoting) into a node or relationship table."""
-        options = ["header=true", "parallel=false"]
+        # Explicit dialect: Kùzu otherwise sniffs one per file, and a sniffed backslash escape
+        # misreads (or refuses, "neither QUOTE nor ESCAPE is proceeded by ESCAPE") text that
+        # the stdlib csv module quoted by doubling quotes.
+        options = ["header=true", "parallel=false", "auto_detect=false", "delim=','"]
+        options += ["quote='\"'", "escape='\"'"]
         if pair:
             options += [f"from='{pair[0]}'", f"to='{pair[1]}'"]
         path = csv_path.as_posix().replace("'", "\\'")

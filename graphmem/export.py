@@ -78,7 +78,6 @@ class ExportReport:
 
 _TABLE = re.compile(r"CREATE\s+(NODE|REL)\s+TABLE\s+`?(\w+)`?\s*\((.*)\)\s*$", re.I | re.S)
 _PAIR = re.compile(r"FROM\s+`?(\w+)`?\s+TO\s+`?(\w+)`?$", re.I)
-_PRIMARY = re.compile(r"\s+PRIMARY\s+KEY$", re.I)
 
 
 def _split_top(body: str) -> list[str]:
@@ -112,8 +111,9 @@ def schema_tables() -> tuple[tuple[NodeTable, ...], tuple[RelPair, ...]]:
                 ends.append((pair.group(1), pair.group(2)))
                 continue
             column, typ = part.split(None, 1)
-            if _PRIMARY.search(typ):
-                typ, key = _PRIMARY.sub("", typ), column
+            words = typ.split()
+            if [w.upper() for w in words[-2:]] == ["PRIMARY", "KEY"]:
+                typ, key = " ".join(words[:-2]), column
             columns.append((column, typ.strip()))
         if kind == "NODE":
             if not key:
@@ -291,13 +291,20 @@ def neo4j_script(nodes: Sequence[NodeTable], pairs: Sequence[RelPair]) -> str:
 def export_graph(graph: Graph, fmt: Format, out: Path) -> ExportReport:
     """Write the whole graph into the folder `out` (created if missing) in format `fmt`.
 
-    ``graphml`` writes ``graph.graphml``; ``csv`` writes ``nodes_<Table>.csv`` per node table
+    ``graphml`` writes ``graph.graphml``, or the file `out` itself when it ends in
+    ``.graphml`` and is not a folder; ``csv`` writes ``nodes_<Table>.csv`` per node table
     and ``rels_<REL>_<From>_<To>.csv`` per relationship pair; ``cypher`` writes those CSVs plus
     ``load.cypher`` (Kùzu: schema + COPY) and ``load.neo4j.cypher`` (Neo4j: LOAD CSV).
     Files of the same name are overwritten; nothing else in `out` is touched.
     """
     if fmt not in FORMATS:
         raise ExportError(f"unknown export format {fmt!r}; use one of {', '.join(FORMATS)}")
+    if fmt == "graphml" and out.suffix.lower() == ".graphml" and not out.is_dir():
+        # GraphML is one file: "--out x.graphml" names it (a folder of that name would
+        # surprise everyone who typed it).
+        target, out = out, out.parent
+    else:
+        target = out / GRAPHML_FILE
     if out.exists() and not out.is_dir():
         raise ExportError(f"{out} is a file; export writes several files, so give a folder")
     out.mkdir(parents=True, exist_ok=True)
@@ -311,8 +318,8 @@ def export_graph(graph: Graph, fmt: Format, out: Path) -> ExportReport:
 
     files: list[Path] = []
     if fmt == "graphml":
-        _write_graphml(out / GRAPHML_FILE, nodes, rels)
-        files.append(out / GRAPHML_FILE)
+        _write_graphml(target, nodes, rels)
+        files.append(target)
     else:
         for table, rows in nodes.items():
             _write_csv(out / table.csv_name, _node_columns(table), rows)

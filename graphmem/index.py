@@ -194,7 +194,7 @@ def index_workspace(
         if progress:
             progress("graph", 0, 1)
         with Graph.create(gen.graph, build_pool_mb(settings, data)) as graph:
-            load_graph(graph, data, gen.path / "load")
+            refused = load_graph(graph, data, gen.path / "load")
         (gen.path / "load").rmdir()
         if progress:
             progress("graph", 1, 1)
@@ -209,7 +209,7 @@ def index_workspace(
             parsed=reparsed,
             removed=removed,
             counts=data.counts(),
-            warnings=tuple(notices) + tuple(warnings),
+            warnings=tuple(notices) + tuple(warnings) + tuple(refused),
             degraded=extraction.notices + ((embed_notice,) if embed_notice else ()) + fallback,
             seconds=time.perf_counter() - started,
             timings=timings,

@@ -9,11 +9,14 @@ from __future__ import annotations
 import csv
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from graphmem.blocks import Notice
 from graphmem.compile import NODE_COLUMNS, REL_COLUMNS, GraphData
 from graphmem.db import Graph
+from graphmem.errors import QueryError
 from graphmem.ontology import primary_keys
 
 
@@ -26,10 +29,28 @@ def csv_cell(value: object) -> object:
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, list | tuple):
-        # Kùzu's list literal: [a,b]; commas and brackets inside items would split them.
-        items = (str(v).replace(",", " ").replace("[", "(").replace("]", ")") for v in value)
-        return "[" + ",".join(items) + "]"
+        return "[" + ",".join(list_item(str(v)) for v in value) + "]"
     return value
+
+
+#: Characters Kùzu's list literal reads as structure inside an item: commas and brackets
+#: split it, a brace opens a struct (the COPY fails on the whole file).
+_LIST_SAFE = str.maketrans({",": " ", "[": "(", "]": ")", "{": "(", "}": ")"})
+#: A quote that opens an item makes Kùzu read up to the next such quote as one item,
+#: across commas, and keep the quotes: it becomes its typographic twin.
+_OPENING_QUOTE = {"'": "‘", '"': "“"}
+
+
+def list_item(text: str) -> str:
+    """`text` as one item of Kùzu's CSV list literal ``[a,b]``, which has no escapes.
+
+    Kùzu trims blanks around items; the item is trimmed here too, so what lands in the
+    graph is what this returns.
+    """
+    item = text.translate(_LIST_SAFE).strip()
+    if item[:1] in _OPENING_QUOTE:
+        item = _OPENING_QUOTE[item[0]] + item[1:]
+    return item
 
 
 #: Rows go to Kùzu in batches of about this many bytes of CSV: one COPY of a huge table (a
@@ -37,44 +58,110 @@ def csv_cell(value: object) -> object:
 BATCH_BYTES = 8 * 1024 * 1024
 
 
-def _batches(path: Path, columns: tuple[str, ...], rows: list[dict[str, object]]) -> Iterator[Path]:
-    """Write `rows` as successive CSV files at `path` of about BATCH_BYTES each."""
-    fh = None
+def _write_csv(path: Path, columns: tuple[str, ...], rows: list[dict[str, object]]) -> None:
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(columns)
+        writer.writerows([csv_cell(row.get(c)) for c in columns] for row in rows)
+
+
+def _batches(
+    rows: list[dict[str, object]], columns: tuple[str, ...]
+) -> Iterator[list[dict[str, object]]]:
+    """`rows` in successive batches of about BATCH_BYTES of CSV each."""
+    batch: list[dict[str, object]] = []
     size = 0
-    try:
-        for row in rows:
-            if fh is None:
-                fh = path.open("w", newline="", encoding="utf-8")
-                writer = csv.writer(fh)
-                writer.writerow(columns)
-                size = 0
-            cells = [csv_cell(row.get(c)) for c in columns]
-            writer.writerow(cells)
-            size += sum(len(str(c)) for c in cells) + len(cells)
-            if size >= BATCH_BYTES:
-                fh.close()
-                fh = None
-                yield path
-        if fh is not None:
-            fh.close()
-            fh = None
-            yield path
-    finally:
-        if fh is not None:
-            fh.close()
-        path.unlink(missing_ok=True)
+    for row in rows:
+        batch.append(row)
+        size += sum(len(str(csv_cell(row.get(c)))) + 1 for c in columns)
+        if size >= BATCH_BYTES:
+            yield batch
+            batch, size = [], 0
+    if batch:
+        yield batch
 
 
-def load_graph(graph: Graph, data: GraphData, scratch: Path) -> None:
-    """COPY every table of `data` into `graph` (a database just created from the ontology)."""
+def _place(row: dict[str, object]) -> tuple[str, int]:
+    line = row.get("line_start")
+    return str(row["path"]), line if isinstance(line, int) else 0
+
+
+@dataclass
+class _Loader:
+    """COPYs batches. A batch Kùzu refuses is split in halves until the rows it cannot take
+    are found; those are left out, each with a notice naming its Markdown file and line."""
+
+    graph: Graph
+    scratch: Path
+    #: Node key -> (path, line) of the Markdown it came from, for notices about its rows.
+    origin: dict[object, tuple[str, int]] = field(default_factory=dict)
+    #: Keys of node rows left out: their relationships are left out with them.
+    skipped: set[object] = field(default_factory=set)
+    notices: list[Notice] = field(default_factory=list)
+
+    def copy(
+        self,
+        table: str,
+        columns: tuple[str, ...],
+        rows: list[dict[str, object]],
+        pair: tuple[str, str] | None = None,
+    ) -> list[dict[str, object]]:
+        """COPY `rows` into `table`; returns the rows left out."""
+        name = f"{table}_{pair[0]}_{pair[1]}" if pair else table
+        path = self.scratch / f"{name}.csv"
+        _write_csv(path, columns, rows)
+        error: str | None = None
+        try:
+            self.graph.copy_csv(table, path, pair=pair)
+        except QueryError as exc:  # a failed COPY loads nothing of its file
+            error = str(exc)
+        finally:
+            path.unlink(missing_ok=True)
+        if error is None:
+            return []
+        if len(rows) == 1:
+            self._refused(table, rows[0], error, pair)
+            return rows
+        half = len(rows) // 2
+        left = self.copy(table, columns, rows[:half], pair)
+        return left + self.copy(table, columns, rows[half:], pair)
+
+    def _refused(
+        self, table: str, row: dict[str, object], error: str, pair: tuple[str, str] | None
+    ) -> None:
+        if "path" in row:
+            path, line = _place(row)
+        else:
+            path, line = self.origin.get(row.get("from") if pair else None, ("", 0))
+        reason = (error.split("Copy exception:")[-1].strip().splitlines() or ["?"])[0][:160]
+        what = f"a {table} relationship" if pair else f"this {table}"
+        self.notices.append(
+            Notice(path, line, f"the graph database refused {what} ({reason}); left out of it")
+        )
+
+
+def load_graph(graph: Graph, data: GraphData, scratch: Path) -> list[Notice]:
+    """COPY every table of `data` into `graph` (a database just created from the ontology).
+
+    Returns a notice per row Kùzu refused, named by its Markdown file and line; the rest of
+    the graph loads without it (and without the relationships of a node left out).
+    """
     scratch.mkdir(parents=True, exist_ok=True)
+    keys = primary_keys()
+    loader = _Loader(graph, scratch)
     for table, columns in NODE_COLUMNS.items():
-        for batch in _batches(scratch / f"{table}.csv", columns, data.nodes.get(table, [])):
-            graph.copy_csv(table, batch)
+        rows = data.nodes.get(table, [])
+        loader.origin.update((r.get(keys[table]), _place(r)) for r in rows if "path" in r)
+        for batch in _batches(rows, columns):
+            loader.skipped.update(r.get(keys[table]) for r in loader.copy(table, columns, batch))
     for (rel, src, dst), rows in sorted(data.rels.items()):
-        path = scratch / f"{rel}_{src}_{dst}.csv"
-        for batch in _batches(path, ("from", "to", *REL_COLUMNS[rel]), rows):
-            graph.copy_csv(rel, batch, pair=(src, dst))
+        columns = ("from", "to", *REL_COLUMNS[rel])
+        kept = [
+            r for r in rows if r["from"] not in loader.skipped and r["to"] not in loader.skipped
+        ]
+        for batch in _batches(kept, columns):
+            loader.copy(rel, columns, batch, pair=(src, dst))
+    return loader.notices
 
 
 # Row by row, for an incremental index that changes a few hundred rows of a large graph:

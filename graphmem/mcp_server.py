@@ -225,6 +225,8 @@ def _workspace_file(workspace: Path, rel: str) -> Path:
     not. Absolute paths, ``..`` and symlinks that leave the workspace are refused."""
     if not rel:
         raise ToolError("path is empty; pass a workspace path like memory/2025-11-27.md#L12")
+    if "\x00" in rel:
+        raise ToolError(f"{rel!r} holds a NUL character; pass a workspace path")
     posix = PurePosixPath(rel.replace("\\", "/"))
     if posix.is_absolute() or Path(rel).is_absolute() or re.match(r"^[A-Za-z]:", rel):
         raise ToolError(f"{rel!r} is absolute; pass a path relative to the workspace")

@@ -278,7 +278,9 @@ _PARENS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 _APPOSITIVE = re.compile(r",[^,]*,")
 _WORD = re.compile(r"[\w'’.-]+")
 _CONTENT = re.compile(r"\w[\w.'-]*\w")
-_VERSION_TAIL = re.compile(r"(?:\s+v?\d+(?:\.\d+)*)+$", re.IGNORECASE)
+# One word at a time (see _without_versions): as a search over the joined words, a tail
+# pattern of repeated "\s+v?\d+" groups backtracks exponentially on a long run of them.
+_VERSION = re.compile(r"v?\d+(?:\.\d+)*", re.IGNORECASE)
 _DETERMINERS = frozenset("the a an his her their its our my o le la les l'".split())
 _PRONOUNS = frozenset("he she they it il elle ele ela".split())
 _FIRST_PERSON = frozenset("i we you nous".split())
@@ -585,6 +587,15 @@ def _claim(rule: _Rule, m: re.Match[str], prefix: str, ctx: _Context, clause: st
     )  # fmt: skip
 
 
+def _without_versions(words: list[str]) -> list[str]:
+    """`words` without trailing version numbers ("Postgres 16.1" -> "Postgres"); the first
+    word always stays."""
+    end = len(words)
+    while end > 1 and _VERSION.fullmatch(words[end - 1]):
+        end -= 1
+    return words[:end]
+
+
 def _value(raw: str | None, cls: str, ctx: _Context) -> tuple[str, str] | None:
     """(comparison key, shown form) of a captured value, or None if it is no value."""
     if not raw:
@@ -593,7 +604,7 @@ def _value(raw: str | None, cls: str, ctx: _Context) -> tuple[str, str] | None:
     article = ""
     while words and _fold(words[0]) in _DETERMINERS:
         article = words.pop(0)
-    shown = _VERSION_TAIL.sub("", " ".join(words)) if cls not in (NAME, PORT) else " ".join(words)
+    shown = " ".join(_without_versions(words) if cls not in (NAME, PORT) else words)
     if cls.startswith("set ") or cls == PORT:
         return (_fold(shown), shown) if shown else None
     folded = _fold(shown)

@@ -44,7 +44,12 @@ def discover(root: Path) -> tuple[list[SourceFile], list[Notice]]:
     found: list[tuple[Path, str]] = []
     notices: list[Notice] = []
     for entry in sorted(root.iterdir()) if root.is_dir() else []:
-        if entry.name.lower() in TOP_FILES and entry.is_file():
+        if entry.name.lower() not in TOP_FILES:
+            continue
+        if entry.is_symlink() and not _inside(root, entry):
+            # As under memory/ and bank/: a link out of the workspace is never followed.
+            notices.append(Notice(entry.name, 0, "symlink leaves the workspace; not followed"))
+        elif entry.is_file():
             found.append((entry, entry.name))
     # One set over the whole walk, holding the root itself: a link back to the root or to
     # another indexed folder is a loop, not a second copy of the workspace.

@@ -208,3 +208,150 @@ def test_load_from_a_binary_file_with_write_is_a_message(indexed: Path, tmp_path
             f"LOAD FROM '{binary}' (file_format='csv', header=false) RETURN * LIMIT 3",
             write=True,
         )
+
+
+def test_mcp_tools_refuse_a_nul_path_and_a_long_name_without_writing(
+    make_workspace: WriteFiles,
+) -> None:
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from graphmem.mcp_server import Memory
+
+    root = make_workspace(BASE)
+    index_workspace(settings_for(root))
+    memory = Memory(settings_for(root), today=_day)
+    with pytest.raises(ToolError, match="NUL"):
+        memory.get(f"{LOG}\x00#L1")
+    before = (root / LOG).read_bytes()
+    with pytest.raises(BulletError, match="longer than"):
+        memory.retain(f"W @{'A' * 500}: long name.")
+    assert (root / LOG).read_bytes() == before
+    memory.close()
+
+
+# ------------------------------------------------------------------ 5. top-level symlinks
+
+
+@pytest.mark.parametrize("name", ["memory.md", "SOUL.md"])
+def test_a_top_level_symlink_leaving_the_workspace_is_refused(
+    make_workspace: WriteFiles, tmp_path: Path, name: str
+) -> None:
+    import os
+
+    root = make_workspace({LOG: BASE[LOG]})
+    secret = tmp_path / "secret.md"
+    secret.write_text("- W @Mallory: NEEDLE-SECRET\n", encoding="utf-8")
+    os.symlink(secret, root / name)
+    report = index_workspace(settings_for(root))
+    assert any(w.path == name and "leaves the workspace" in w.message for w in report.warnings), (
+        report.warnings
+    )
+    rows = run_cypher(settings_for(root), "MATCH (s:Source) RETURN s.path").rows
+    assert [name] not in rows and [LOG] in rows
+
+
+def test_a_top_level_symlink_inside_the_workspace_is_followed(make_workspace: WriteFiles) -> None:
+    import os
+
+    root = make_workspace({**BASE, "bank/core.md": "- W @Peter: Lives in Lisbon\n"})
+    (root / "memory.md").unlink()
+    os.symlink("bank/core.md", root / "memory.md")
+    report = index_workspace(settings_for(root))
+    assert not [w for w in report.warnings if w.path == "memory.md"]
+    rows = run_cypher(settings_for(root), "MATCH (s:Source) RETURN s.path").rows
+    assert ["memory.md"] in rows
+
+
+# ------------------------------------------------------------------ 7. the bulk load
+
+
+CSV_TEXT = [
+    "x,\\\\",  # a comma forces quoting; Kùzu's default escape read the two backslashes as one
+    "\\\\,a\nb",
+    'say "\\"hi\\"", ok',
+    "\\",
+    "tab\tand\r\nCRLF and a lone\rend",
+]
+
+
+def test_text_that_broke_the_csv_bulk_load_lands_byte_for_byte(make_workspace: WriteFiles) -> None:
+    body = "\n\n".join(f"NEEDLE-{i} {t}" for i, t in enumerate(CSV_TEXT))
+    root = make_workspace({LOG: f"# {DAY}\n\n{body}\n".encode()})
+    index_workspace(settings_for(root))
+    texts = [r[0] for r in run_cypher(settings_for(root), "MATCH (p:Passage) RETURN p.text").rows]
+    for i, text in enumerate(CSV_TEXT):
+        want = f"NEEDLE-{i} {text}".replace("\r\n", "\n").replace("\r", "\n")
+        assert any(want in t for t in texts), (want, texts)
+
+
+def test_aliases_with_list_syntax_load() -> None:
+    from graphmem.load import list_item
+
+    assert [list_item(a) for a in ["{x}", "'a", '"b', "c,d", "[e]", " f "]] == [
+        "(x)",
+        "‘a",
+        "“b",
+        "c d",
+        "(e)",
+        "f",
+    ]
+
+
+def test_a_row_the_database_refuses_is_left_out_with_its_file_and_line(
+    make_workspace: WriteFiles, tmp_path: Path
+) -> None:
+    from graphmem.compile import compile_graph
+    from graphmem.db import Graph
+    from graphmem.load import load_graph
+    from graphmem.parser import parse
+
+    root = make_workspace(BASE)
+    files = [parse(rel, (root / rel).read_text(encoding="utf-8")) for rel in sorted(BASE)]
+    data = compile_graph(files, {})
+    bad = next(r for r in data.nodes["Fact"] if r["text"] == "Works at Acme")
+    bad["day"] = "not a date"  # what Kùzu refuses, standing in for any row it cannot take
+    with Graph.create(tmp_path / "g", buffer_pool_mb=64) as graph:
+        notices = load_graph(graph, data, tmp_path / "scratch")
+        loaded = {r[0] for r in graph.execute("MATCH (f:Fact) RETURN f.text").rows}
+    assert [(n.path, n.line) for n in notices] == [(LOG, 6)]
+    assert "left out" in notices[0].message
+    assert loaded == {"Lives in Lisbon"}
+
+
+# ------------------------------------------------------------------ 10. export
+
+
+def test_export_graphml_to_a_file_name_writes_that_file(
+    make_workspace: WriteFiles, tmp_path: Path
+) -> None:
+    from graphmem.api import open_graph
+    from graphmem.export import export_graph
+
+    root = make_workspace(BASE)
+    index_workspace(settings_for(root))
+    target = tmp_path / "out" / "x.graphml"
+    with open_graph(settings_for(root)) as graph:
+        report = export_graph(graph, "graphml", target)
+    assert target.is_file() and report.files == (target,)
+    assert target.read_text(encoding="utf-8").startswith("<?xml")
+    folder = tmp_path / "folder"
+    with open_graph(settings_for(root)) as graph:
+        export_graph(graph, "graphml", folder)
+    assert (folder / "graph.graphml").is_file()
+
+
+@pytest.mark.parametrize("text", [",\\\\", "\\\\,a", "a\n\\\\", 'q"\\\\"', "nul\x00,x", "\\"])
+def test_copy_reads_back_what_the_csv_module_wrote(tmp_path: Path, text: str) -> None:
+    """One value per file, as Kùzu sniffs a dialect per file: a sniffed backslash escape
+    turned two backslashes into one (and could refuse the whole file)."""
+    import csv
+
+    from graphmem.db import Graph
+
+    path = tmp_path / "t.csv"
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows([["id", "t", "u"], ["k", text, "z"]])
+    with Graph(tmp_path / "g", read_only=False, buffer_pool_mb=32) as graph:
+        graph.execute("CREATE NODE TABLE T(id STRING, t STRING, u STRING, PRIMARY KEY(id))")
+        graph.copy_csv("T", path)
+        assert graph.execute("MATCH (n:T) RETURN n.t, n.u").rows == [[text, "z"]]

@@ -184,6 +184,7 @@ REFUSED = [
     ("../etc/passwd", "leaves the workspace"),
     ("memory/../../secret.md", "leaves the workspace"),
     ("/etc/passwd", "absolute"),
+    ("memory/2025-09-06\x00.md", "NUL"),
     (".memory/CURRENT", "not a Markdown"),
     ("memory/escape.md", "outside the workspace"),
     ("memory/2031-01-01.md", "does not exist"),
