@@ -19,6 +19,7 @@ lower-case, and an exact-case "p" is noise.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
@@ -445,10 +446,38 @@ def find_mentions(
         return m if slug is None or slug == m.slug else replace(m, slug=slug)
 
     kept = [resolved(m) for m in explicit_mentions(text) + speakers(text)]
+    taken = _Coverage((m.start, m.end) for m in kept)
     for m in gazetteer.find(text) + [resolved(m) for m in ner or ()]:
-        if not any(m.start < k.end and k.start < m.end for k in kept):
+        if not taken.overlaps(m.start, m.end):
             kept.append(m)
+            taken.add(m.start, m.end)
     return sorted(kept, key=lambda m: (m.start, m.end))
+
+
+class _Coverage:
+    """The character ranges already claimed, as sorted disjoint intervals: an overlap test
+    is one bisection, so a text naming someone on every line stays linear-logarithmic."""
+
+    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        for start, end in sorted(spans):
+            if self.ends and start < self.ends[-1]:
+                self.ends[-1] = max(self.ends[-1], end)
+            else:
+                self.starts.append(start)
+                self.ends.append(end)
+
+    def overlaps(self, start: int, end: int) -> bool:
+        """True when [start, end) shares a character with a claimed range."""
+        i = bisect.bisect_left(self.starts, end) - 1
+        return i >= 0 and self.ends[i] > start
+
+    def add(self, start: int, end: int) -> None:
+        """Claim [start, end), which overlaps nothing claimed."""
+        i = bisect.bisect_left(self.starts, start)
+        self.starts.insert(i, start)
+        self.ends.insert(i, end)
 
 
 def promote_ner(

@@ -54,9 +54,11 @@ by a later one.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 from collections import defaultdict, deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
@@ -525,10 +527,8 @@ def _claims(text: str, words: frozenset[str], ctx: _Context) -> list[_Claim]:
         if len(matches) > 1:
             matches.sort(key=lambda t: (t[1] if t[2].cls == ANY else -1, t[0], t[1]))
             # "no longer works at Acme" holds "works at Acme": the longer match says it
-            spans = [(t[3].start(), t[3].end(), t[2].cls) for t in matches]
-            matches = [t for t in matches if not any(
-                x <= t[3].start() and t[3].end() <= y and (x, y) != t[3].span()
-                and c in (t[2].cls, ANY) for x, y, c in spans)]  # fmt: skip
+            inside = _Containment((t[3].start(), t[3].end(), t[2].cls) for t in matches)
+            matches = [t for t in matches if not inside(t[3].start(), t[3].end(), t[2].cls)]
         first = min(t[0] for t in matches)
         temporary = any(t[2].cls == LOCATION for t in matches) and _TEMPORARY.search(clause)
         for _, _, rule, m in matches:
@@ -585,6 +585,37 @@ def _claim(rule: _Rule, m: re.Match[str], prefix: str, ctx: _Context, clause: st
         default=rule.default,
         scope=tuple(e for e in ctx.entities if e != subject) if cls == ANY else (),
     )  # fmt: skip
+
+
+class _Containment:
+    """Is a span inside a longer match of its class or of ANY? One bisection per question,
+    so a clause repeating one phrase thousands of times stays linear-logarithmic."""
+
+    def __init__(self, spans: Iterable[tuple[int, int, str]]) -> None:
+        by_class: dict[str, list[tuple[int, int]]] = {}
+        for x, y, c in spans:
+            by_class.setdefault(c, []).append((x, y))
+        self._starts: dict[str, list[int]] = {}
+        self._reach: dict[str, list[int]] = {}  # the furthest end among spans starting so far
+        self._same_start: dict[tuple[str, int], int] = {}
+        for c, pairs in by_class.items():
+            pairs.sort()
+            self._starts[c] = [x for x, _ in pairs]
+            self._reach[c] = list(itertools.accumulate((y for _, y in pairs), max))
+            for x, y in pairs:
+                self._same_start[(c, x)] = max(y, self._same_start.get((c, x), y))
+
+    def __call__(self, start: int, end: int, cls: str) -> bool:
+        for c in {cls, ANY}:
+            starts = self._starts.get(c)
+            if not starts:
+                continue
+            before = bisect.bisect_left(starts, start)  # spans starting strictly earlier
+            if before and self._reach[c][before - 1] >= end:
+                return True
+            if self._same_start.get((c, start), end) > end:
+                return True
+        return False
 
 
 def _without_versions(words: list[str]) -> list[str]:
