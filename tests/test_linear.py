@@ -1,0 +1,88 @@
+"""1 MB of each pattern's worst case, through the function that runs it on user text.
+
+Each of these inputs stalled a pattern with super-linear backtracking (or a pairwise
+loop) for minutes to hours before it was fixed; linear now, each takes at most a few
+seconds on a loaded machine. No timing is asserted: a call runs in a thread and the test waits a
+generous minute for it, so a regression fails instead of hanging the suite.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from datetime import date
+from typing import Any
+
+import pytest
+
+from graphmem.entities import Gazetteer, KnownEntity, explicit_mentions, find_mentions
+from graphmem.merge import add_aliases
+from graphmem.parser import heading, parse
+from graphmem.readonly import tokens
+from graphmem.supersede import FactIn, find_supersessions
+from graphmem.textio import Lines
+
+MB = 1 << 20
+
+
+def finishes(fn: Callable[..., Any], *args: Any) -> Any:
+    """`fn(*args)`, or a failure if it has not returned within a minute."""
+    out: list[Any] = []
+    worker = threading.Thread(target=lambda: out.append(fn(*args)), daemon=True)
+    worker.start()
+    worker.join(timeout=60)
+    assert out, f"{getattr(fn, '__name__', fn)} did not finish on 1 MB of its worst case"
+    return out[0]
+
+
+def test_a_heading_with_a_long_blank_run() -> None:
+    assert finishes(heading, "# a" + " " * MB + "b ##") == (1, "a" + " " * MB + "b")
+
+
+def test_a_heading_line_in_a_file() -> None:
+    text = "## Retain" + " \t" * (MB // 2) + "x\n- W @Peter: y\n"
+    pf = finishes(parse, "memory/2025-11-27.md", text)
+    assert pf.blocks
+
+
+def test_a_confidence_with_a_long_blank_run() -> None:
+    text = "## Retain\n- O(c=0.5" + " " * MB + "x) @Peter: likes tea\n"
+    pf = finishes(parse, "memory/2025-11-27.md", text)
+    assert any("not a number" in w.message for w in pf.warnings)
+
+
+def test_an_aliases_line_with_a_long_blank_run() -> None:
+    text = "# Peter\nAliases: Pete" + " " * MB + "x\n"
+    new, added = finishes(add_aliases, text, "Peter", ["Petey"])
+    assert added == ["Petey"] and new.endswith(" " * MB + "x, Petey\n")
+
+
+def test_a_handle_ending_in_a_long_punctuation_run() -> None:
+    text = "@a" + ".-" * (MB // 2) + "b and @Peter."
+    assert [m.surface for m in finishes(explicit_mentions, text)] == ["Peter"]
+
+
+def test_a_text_naming_someone_on_every_word() -> None:
+    gazetteer = Gazetteer.build([KnownEntity("peter", "Peter", aliases=("Peter Pan",))])
+    text = "@Peter " + "Peter " * (MB // 6)
+    found = finishes(find_mentions, text, gazetteer)
+    assert len(found) == MB // 6 + 1
+
+
+@pytest.mark.parametrize("pump", ["moved to Lisbon ", "Postgres v1 1.2 ", "lives in Porto 1 "])
+def test_a_fact_repeating_a_change_phrase(pump: str) -> None:
+    facts = [
+        FactIn("a", "Peter lives in Lisbon.", date(2025, 1, 1), None, ("peter",)),
+        FactIn("b", "Peter " + pump * (MB // len(pump)), date(2025, 2, 1), None, ("peter",)),
+    ]
+    finishes(find_supersessions, facts)
+
+
+def test_cypher_made_of_a_megabyte_of_strings_and_comments() -> None:
+    text = "RETURN 1 " + "/* ' */ 'a\\'b' `c` // x\n" * (MB // 24)
+    assert finishes(tokens, text)[0].text == "RETURN"
+
+
+def test_a_megabyte_of_lone_carriage_returns() -> None:
+    data = b"a\r" * (MB // 2)
+    assert finishes(Lines.decode, data).encode() == data
