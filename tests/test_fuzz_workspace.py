@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES, settings_for
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from graphmem.api import run_cypher
@@ -84,6 +84,17 @@ def check(files: dict[str, bytes]) -> None:
         assert markdown - indexed <= warned, (markdown - indexed, report.warnings)
 
 
+#: Workspaces that broke the index before issue 16 (every later run replays them).
+KNOWN_BAD: list[dict[str, bytes]] = [
+    {"memory/2025-11-27.md": b"## Retain\n- W @" + b"A" * 3000 + b": long name.\n"},
+    {"bank/entities/Peter.md": b"# Peter\nAliases: Pete, {x, 'a, b'\n", "memory.md": b"- Peter\n"},
+    {"memory.md": b"- W @Peter: caf\xe9 \\\\, x\r- W @Peter: " + b"Peter " * 2000 + b"\r"},
+]
+
+
+@example(KNOWN_BAD[0])
+@example(KNOWN_BAD[1])
+@example(KNOWN_BAD[2])
 @settings(
     max_examples=6,
     deadline=None,
