@@ -116,9 +116,9 @@ class Graph:
 
     def copy_csv(self, table: str, csv_path: Path, pair: tuple[str, str] | None = None) -> None:
         """Bulk-load a CSV (header row, stdlib csv quoting) into a node or relationship table."""
-        # Explicit dialect: Kùzu otherwise sniffs one per file, and a sniffed backslash escape
-        # misreads (or refuses, "neither QUOTE nor ESCAPE is proceeded by ESCAPE") text that
-        # the stdlib csv module quoted by doubling quotes.
+        # The stdlib csv module's dialect, spelled out: with Kùzu's default (a backslash
+        # escape, chosen per file) "\\" in a quoted field read back as "\" and a NUL broke
+        # the file; "neither QUOTE nor ESCAPE is proceeded by ESCAPE" is about that escape.
         options = ["header=true", "parallel=false", "auto_detect=false", "delim=','"]
         options += ["quote='\"'", "escape='\"'"]
         if pair:

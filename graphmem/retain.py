@@ -194,6 +194,8 @@ def retain(settings: Settings, bullet: str, *, today: date, reindex: bool = True
     Retain section of ``memory/<today>.md`` and, when `reindex`, bring the index up to date.
 
     Raises :class:`BulletError` for a malformed or multi-line bullet, before writing anything.
+    Once the bullet is written nothing raises: an index that fails says so in `notice`. The
+    same bullet already in today's Retain section is not written again (a retry is safe).
     """
     if not settings.workspace.is_dir():
         raise WorkspaceError(
