@@ -296,7 +296,7 @@ def test_hostile_mentions_never_write_outside_bank_entities(
     index_workspace(settings)
     with open_graph(settings) as g:
         slugs = {r["slug"] for r in g.run("entity/list").dicts()}
-        changes = regenerate(g, root)
+        changes = regenerate(g, root, min_mentions=3)
     assert slugs == {"hidden", "con", "_", "env-local", "lin-wei"}
     pages = {c.path for c in changes if c.path.startswith("bank/entities/") and c.changed}
     assert pages == {
@@ -333,11 +333,13 @@ def test_a_page_symlinked_out_of_the_workspace_is_left_alone(
 
 
 def test_which_entities_get_a_page() -> None:
-    plain = {"slug": "vienna", "declared": False, "page": None}
-    assert not wants_page(plain, days=2, min_days=3)
-    assert wants_page(plain, days=3, min_days=3)
-    assert wants_page({**plain, "declared": True}, days=0, min_days=3)
-    assert wants_page({**plain, "page": "bank/entities/Vienna.md"}, days=0, min_days=3)
+    plain = {"slug": "vienna", "declared": False, "page": None, "mentions": 40}
+    declared = {**plain, "declared": True}
+    assert not wants_page(plain, days=30, min_days=3)  # found by NER only: never a page
+    assert not wants_page({**declared, "mentions": 4}, days=3, min_days=3)
+    assert not wants_page(declared, days=2, min_days=3)
+    assert wants_page({**declared, "mentions": 5}, days=3, min_days=3)
+    assert wants_page({**plain, "page": "bank/entities/Vienna.md", "mentions": 0}, days=0)
 
 
 def graph_contents(settings: Settings) -> tuple[list[object], ...]:
