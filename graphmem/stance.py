@@ -197,7 +197,11 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "~leave": ("leave", "leaving", "left", "quit", "quitter", "partir", "sair", "deixar",
                "verlassen", "kundigen", "dejar", "irse", "离开", "辞职"),
     "~upgrade": ("upgrade", "upgrades", "upgrading", "upgraded", "update", "updates",
-                 "mise a jour", "atualizacao", "aktualisierung", "actualizacion", "升级"),
+                 "mise a jour", "mises a jour", "atualizacao", "atualizacoes", "aktualisierung",
+                 "actualizacion", "actualizaciones", "升级", "更新"),
+    "~ask": ("ask", "asks", "asked", "asking", "demander", "demande", "demande-moi",
+             "perguntar", "pergunta", "pergunta-me", "pergunte", "fragen", "frag", "fragt",
+             "preguntar", "pregunta", "preguntame", "问", "询问"),
 }  # fmt: skip
 _CONCEPT_RX = {name: _rx(*phrases) for name, phrases in CONCEPTS.items()}
 

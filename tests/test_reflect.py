@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from datetime import date
 from pathlib import Path
 
@@ -38,9 +39,20 @@ def test_repeated_contradiction_lowers_and_supersedes(indexed: Path) -> None:
     by_source = views(indexed)
     calls = by_source["memory/2025-09-16.md#L11"]  # prefers phone calls
     assert calls.confidence < 0.7 and len(calls.contradicts) >= 2
-    assert calls.superseded_by == by_source["memory/2025-11-07.md#L12"].id
+    assert calls.superseded_by == by_source["memory/2025-11-07.md#L12"].source  # a citation
     coffee = by_source["memory/2025-09-02.md#L16"]  # flat white every morning
     assert coffee.confidence < 0.9 and coffee.history[-1]["new"] == coffee.confidence
+
+
+def test_opinions_json_names_no_internal_id(indexed: Path) -> None:
+    with open_graph(settings_for(indexed)) as graph:
+        data = [v.to_dict() for v in opinions(graph)]
+    ids = {d["id"] for d in data}
+    for d in data:
+        shown = json.dumps({k: v for k, v in d.items() if k != "id"}, ensure_ascii=False)
+        assert not any(i in shown for i in ids)
+        for move in d["history"]:
+            assert re.fullmatch(r"[^#]+\.md#L\d+(-L\d+)?", move["source"]), move
 
 
 def test_unrelated_facts_leave_an_opinion_alone(indexed: Path) -> None:
