@@ -11,6 +11,7 @@ of the graph and the page (sorted everywhere, no clock), so a second run changes
 from __future__ import annotations
 
 import difflib
+import json
 import posixpath
 import re
 import unicodedata
@@ -38,6 +39,8 @@ TOP_ENTITIES = 10
 #: Word-set overlap (Jaccard) at which two statements count as the same claim.
 SAME_CLAIM = 0.4
 MAX_EVIDENCE = 5
+#: Confidence moves listed under an opinion in the bank pages (the newest ones).
+MAX_MOVES = 8
 MAX_NAME_BYTES = 120  # well below the usual 255-byte file-name limit, leaving room for ".md"
 _RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10))} | {
     f"lpt{i}" for i in range(10)
@@ -216,6 +219,18 @@ def _when(when: str | None) -> str:
     return f"since {start}" if not end else f"{start} to {end}"
 
 
+def _plan_line(row: dict[str, Any], page: str) -> str:
+    end = f" to {row['valid_to']}" if row.get("valid_to") else ""
+    return f"- from {row['valid_from']}{end}: {_clean(row['text'])} ({_cite(_source(row), page)})"
+
+
+def _event_line(row: dict[str, Any], page: str) -> str:
+    """A timeline entry: the day it was written (its text says when it happened)."""
+    day = row.get("day") or row.get("valid_from")
+    head = f"{day}: " if day else ""
+    return f"- {head}{_clean(row['text'])} ({_cite(_source(row), page)})"
+
+
 def _fact_line(row: dict[str, Any], page: str) -> str:
     when = _when(timestamp(row.get("day"), row.get("valid_from"), row.get("valid_to")))
     head = f"{when}: " if when else ""
@@ -238,18 +253,38 @@ def _evidence_text(items: list[tuple[str, str, dict[str, Any]]], page: str) -> s
 
 
 def _opinion_line(row: dict[str, Any], data: _Data, page: str) -> str:
+    """An opinion, how it ended (if it did), and each confidence move with its evidence
+    (path#Lx-Ly) and a one-line reason, as nested bullets."""
     conf = f"**{row['confidence']:.2f}**"
     stated = row.get("stated_confidence")
     if stated is not None and abs(stated - row["confidence"]) > 1e-9:
         conf += f" (stated {stated:.2f})"
+    moves = json.loads(row["history"]) if row.get("history") else []
+    ending = next((m for m in reversed(moves) if m.get("ending")), None)
     bits = [f"stated {row['day']}" if row.get("day") else "undated"]
     if row.get("last_updated"):
         bits.append(f"last updated {row['last_updated']}")
-    if row.get("superseded"):
-        bits.append("superseded")
-    ev = _evidence_text(data.evidence.get(row["id"], []), page)
-    tail = f"; {ev}" if ev else ""
-    return f"- {conf} {_clean(row['text'])} ({'; '.join(bits)}; {_cite(_source(row), page)}{tail})"
+    if ending is not None:
+        where = f" by {_cite(ending['source'], page)}" if ending.get("source") else ""
+        bits.insert(0, f"**{ending['ending']}**{where}")
+    elif row.get("superseded"):
+        bits.insert(0, "**superseded**")
+    head = f"- {conf} {_clean(row['text'])} ({'; '.join(bits)}; {_cite(_source(row), page)})"
+    lines = [head]
+    shown = moves[-MAX_MOVES:]
+    if len(moves) > len(shown):
+        lines.append(f"  - … {len(moves) - len(shown)} earlier moves (see `graphmem opinions`)")
+    for m in shown:
+        where = _cite(m["source"], page) if m.get("source") else "curated text"
+        lines.append(
+            f"  - {m.get('day') or 'as of now'} {m['new'] - m['old']:+.2f} {where}: "
+            f"{_clean(m['reason'], 160)}"
+        )
+    if not moves:
+        ev = _evidence_text(data.evidence.get(row["id"], []), page)
+        if ev:
+            lines.append(f"  - {ev}")
+    return "\n".join(lines)
 
 
 def _block(lines: list[str]) -> str:
@@ -316,8 +351,8 @@ def _entity_block(
     _section(out, "What changed", [text for *_, text in sorted(changed)])
     opinions = sorted((x for x in card.opinions if x.id in data.opinions), key=key)
     _section(out, "Opinions", [_opinion_line(data.opinions[x.id], data, page) for x in opinions])
-    _section(out, "Upcoming", [_fact_line(data.facts[i], page) for i in upcoming])
-    _section(out, "Timeline", [_fact_line(data.facts[i], page) for i in timeline])
+    _section(out, "Upcoming", [_plan_line(data.facts[i], page) for i in upcoming])
+    _section(out, "Timeline", [_event_line(data.facts[i], page) for i in timeline])
     _section(
         out,
         "Recent",
@@ -340,7 +375,8 @@ def _sorted_facts(
     @mentions, or the fact is written on its own page. Superseded facts are left to "What
     changed". A fact valid at `now` and open-ended is current; one that starts after `now` is
     upcoming; what the entity did or went through (an experience, an observation, a fact
-    whose validity ended before `now` or that holds for one day) is its timeline."""
+    whose validity ended before `now` or that holds for one day, a plan whose day has
+    passed) is its timeline."""
     current: list[str] = []
     timeline: list[str] = []
     upcoming: list[str] = []
@@ -356,6 +392,8 @@ def _sorted_facts(
             timeline.append(fid)
         elif (end is not None and end < now) or (start is not None and start == end):
             timeline.append(fid)
+        elif start is not None and row.get("day") is not None and start > row["day"]:
+            timeline.append(fid)  # planned when written ("premiere on 12 February"), now past
         else:
             current.append(fid)
     return current, timeline, upcoming

@@ -541,6 +541,8 @@ def evaluate(
         about = unit.about if unit else frozenset(ev.entities) | frozenset(names.find(ev.text))
         for e in about:
             near[e].append(i)
+        if not about and read(ev.text).revocation:
+            near[""].append(i)  # a rule naming no one ("from now on, ask me first")
         if unit is None and (shared := wanted.intersection(ev.entities)):
             tokens = _read(ev.text, ev.entities).tokens
             for e in shared:
@@ -613,6 +615,8 @@ def _links(op: OpinionIn, ctx: _Context) -> list[Link]:
     framed = frame(op.statement, op.day, name_tokens)
     old = {i for e in set(op.entities) for t in mine.tokens for i in ctx.words.get((e, t), ())}
     new = {i for e in targets for i in ctx.near.get(e, ())}
+    if framed.kind == "permission":
+        new.update(ctx.near.get("", ()))
     out: dict[str, Link] = {}
     basis: list[str] = []
     about = set(op.entities)
@@ -631,7 +635,7 @@ def _links(op: OpinionIn, ctx: _Context) -> list[Link]:
         link: Link | None = None
         if i in old and ev.id not in ctx.sentences and ev.day is not None:
             link = _word_link(op, ev, mine, about, counts, ctx, basis, rests)
-        if counts and i in new and (link is None or ev.kind != "opinion"):
+        if counts and i in new:  # an explicit retraction overrides the word-overlap judgement
             verdict = _rules(op, ev, framed, holder, targets, ctx)
             if verdict is not None and (verdict[1].strong or link is None):
                 own, v = verdict
@@ -703,7 +707,8 @@ def _rules(
         about = named
         first = explicit[0] if explicit else (found[0] if found else "")
         travel = False
-    if not about & targets:
+    anonymous = not about
+    if about and not about & targets:
         return None  # the sentence is about someone or something else: a distractor
     about_holder = holder in about
     r = read(ev.text)
@@ -727,6 +732,7 @@ def _rules(
         holder_named=holder in ctx.names.find(ev.text),
         context_travel=travel,
         generic=unit is not None or own,
+        anonymous=anonymous,
     )
     return None if v is None else (own, v)
 

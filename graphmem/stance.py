@@ -83,8 +83,14 @@ REVOCATION = _rx(
     "frag mich vorher", "immer vorher fragen", "a partir de ahora", "de ahora en adelante",
     "preguntame antes", "siempre preguntar", "从现在起", "从今以后", "先问", "必须先问",
 )  # fmt: skip
+ATTITUDE = _rx(
+    "prefer", "prefers", "likes", "loves", "enjoys", "always", "usually", "every morning",
+    "aime", "adore", "prefere", "toujours", "gosta", "adora", "sempre", "mag", "liebt",
+    "bevorzugt", "immer", "le gusta", "encanta", "prefiere", "siempre", "喜欢", "爱", "总是",
+)  # fmt: skip
 PERMISSION = _rx(
-    "is fine", "are fine", "is ok", "is okay", "fine to", "ok to", "okay to",
+    "is fine", "are fine", "is ok", "is okay", "fine to", "ok to", "okay to", "on its own",
+    "on your own", "no need to check",
     "without asking", "no need to ask", "allowed to", "can go ahead", "sans demander",
     "c'est bon", "sem perguntar", "tudo bem", "ohne zu fragen", "ohne nachzufragen",
     "in ordnung", "sin preguntar", "esta bien", "不用问", "不必问",
@@ -166,7 +172,11 @@ PREFER = re.compile(
     r"(?P<a>.+?)\b(?:over|to|than|rather than|instead of|plutot que|em vez de|als|statt)\b"
     r"(?P<b>.*)"
 )
-SPEAKER = re.compile(r"^\s*(?:\d{1,2}:\d{2}\s+)?(?P<name>[^\W\d][\w .'’-]{0,40}?):\s")
+#: A chat line: "13:41 Theo: ..." (any one- or two-word name) or "Théo: ..." (capitalised).
+SPEAKER = re.compile(
+    r"^\s*(?:\d{1,2}:\d{2}\s+(?P<name>[^\W\d][\w.'’-]*(?: [^\W\d][\w.'’-]*)?)"
+    r"|(?P<cap>[A-ZÀ-Ý][\w.'’-]*(?: [A-ZÀ-Ý][\w.'’-]*)?)):\s"
+)
 REPORTED = _rx(
     "said", "says", "told", "tells", "asked", "asks", "admitted", "agreed", "i'd", "i'm",
     "i will", "dit", "a dit", "disse", "diz", "sagte", "sagt", "dijo", "dice", "说",
@@ -289,6 +299,7 @@ class Reading:
     causal: str
     rival: str
     hedged: bool
+    attitude: bool
     rejected: frozenset[str]
     valence: int
     travel: bool
@@ -335,7 +346,7 @@ def read(text: str) -> Reading:
     low = _normal(text)
     speaker = ""
     if m := SPEAKER.match(text):
-        speaker = fold(m.group("name").strip())
+        speaker = fold((m.group("name") or m.group("cap")).strip())
         low = _normal(text[m.end() :])
     ended = _first(ENDED, low)
     pref = None
@@ -366,6 +377,7 @@ def read(text: str) -> Reading:
         causal=_first(CAUSAL, low),
         rival=_first(RIVAL, low),
         hedged=bool(HEDGE.search(low)),
+        attitude=bool(ATTITUDE.search(low)),
         rejected=frozenset(rejected),
         valence=valence,
         travel=bool(TRAVEL.search(low)),

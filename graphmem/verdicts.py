@@ -18,6 +18,7 @@ and is never judged.
 | cause ("X is what causes Y") | a rival cause of Y: "different cause", "not what hit", a retraction cue | retracted (strong) |
 |              | a definite cause of Y that does not name X ("Y came from Z")   | contradicts          |
 |              | Y attributed to X                                              | supports (hedged: weaker) |
+| habit ("likes X", "always X") | X done again, most of its words / "no longer X" | supports / contradicts |
 | preference ("prefers A over B [when travelling]") | "rather A than B"; A done and B declined; B never done | supports |
 |              | B over A                                                       | contradicts          |
 |              | under a condition (travelling), only sentences meeting it (and not "from home") count | |
@@ -41,7 +42,7 @@ class OpinionFrame:
     """What kind of claim an opinion makes, read once."""
 
     reading: Reading
-    kind: str  # permission | prediction | cause | preference | belief
+    kind: str  # permission | prediction | cause | preference | habit | belief
     topic: frozenset[str]
     deadline: date | None
     direction: str  # "by" | "late" | ""
@@ -67,6 +68,8 @@ def frame(statement: str, day: date | None, names: frozenset[str]) -> OpinionFra
         kind = "cause"
     elif r.preference and r.preference[0] and r.preference[1]:
         kind = "preference"
+    elif r.attitude:
+        kind = "habit"  # likes, always, usually: reinforced by doing it again
     deadline = None
     direction = ""
     if kind == "prediction":
@@ -103,15 +106,24 @@ def judge(
     holder_named: bool,
     context_travel: bool,
     generic: bool = True,
+    anonymous: bool = False,
 ) -> Verdict | None:
     """How the sentence `text` (dated `day`; `names`: its entity-name tokens) bears on `op`,
-    or None. `holder_named`: the holder's name is written in the sentence itself."""
+    or None. `holder_named`: the holder's name is written in the sentence itself;
+    `anonymous`: the sentence names no entity at all (only a rule may then apply: "from now
+    on, always ask me first" needs no name)."""
     u = read(text)
     shared = op.topic & (u.tokens - names)
     if not shared and not (about_holder and op.kind == "prediction" and (u.on_time or u.late)):
         return None
     if op.kind == "permission" and u.revocation:
         return Verdict("contradicts", True, "revoked", f"revoked by a rule: “{u.revocation}”")
+    if anonymous:
+        return None
+    agree = negated_over(op.reading.folded, shared) == negated_over(u.folded, shared)
+    if (about_holder or own_words) and u.retraction and op.kind != "cause":
+        if "wrong" in u.retraction or not agree:  # "I was wrong about X" never supports X
+            return Verdict("contradicts", True, "retracted", f"retraction: “{u.retraction}”")
     if op.kind == "prediction":
         return _prediction(op, u, day, about_holder, shared)
     if op.kind == "cause" and (u.causal or u.rival or u.retraction):
@@ -122,11 +134,11 @@ def judge(
             return found
     if not generic or (not about_holder and not own_words):
         return None
-    agree = negated_over(op.reading.folded, shared) == negated_over(u.folded, shared)
-    if u.retraction and not agree:
-        return Verdict("contradicts", True, "retracted", f"retraction: “{u.retraction}”")
-    if "wrong" in u.retraction:
-        return Verdict("contradicts", True, "retracted", f"retraction: “{u.retraction}”")
+    if op.kind == "habit" and len(shared) >= max(2, len(op.topic) // 2):
+        if negated_over(u.folded, shared):
+            return Verdict("contradicts", False, "", f"no longer so: {_show(shared)} ({u.ended or 'negation'})")  # fmt: skip
+        if not u.future and not u.hedged:
+            return Verdict("supports", False, "", f"done again: {_show(shared)}")
     words = set(_WORDS.findall(u.folded))
     volition = not _VOLITION.isdisjoint(words) or "i'd" in words
     if not (negated_over(u.folded, shared) or u.valence or volition) or op.kind == "preference":
@@ -172,17 +184,29 @@ def _prediction(
             return Verdict("contradicts", True, "refuted", f"did not happen: “{u.on_time}”")
         return None
     if op.direction == "by" and op.deadline is not None:
-        if u.future or u.hedged or u.negated or not shared or day is None:
+        if u.future or u.hedged or not shared or day is None:
+            return None
+        if negated_over(u.folded, shared):
+            if day >= op.deadline:
+                return Verdict("contradicts", True, "refuted", f"did not happen by {op.deadline}")  # fmt: skip
             return None
         when = min((s.end for s in extract_times(u.folded, day)), default=day)
         if when <= op.deadline and day <= op.deadline + timedelta(days=7):
             return Verdict("supports", True, "confirmed", f"came true by {op.deadline}: {_show(shared)}")  # fmt: skip
         return None
-    if op.valence and u.valence and not u.future:
-        if u.valence == op.valence:
-            return Verdict("supports", False, "", f"outcome judged as predicted ({_show(shared)})")
-        return Verdict("contradicts", False, "", f"outcome judged otherwise ({_show(shared)})")
-    return None
+    if op.valence:
+        if u.valence and not u.future:
+            if u.valence == op.valence:
+                return Verdict("supports", False, "", f"outcome judged as predicted ({_show(shared)})")  # fmt: skip
+            return Verdict("contradicts", False, "", f"outcome judged otherwise ({_show(shared)})")
+        return None
+    # an event predicted without a date: it happened (or did not) in a later sentence that
+    # says most of what the prediction says
+    if u.future or u.hedged or day is None or len(shared) < max(2, (len(op.topic) + 1) // 2):
+        return None
+    if negated_over(u.folded, shared):
+        return Verdict("contradicts", True, "refuted", f"did not happen: {_show(shared)}")
+    return Verdict("supports", True, "confirmed", f"came true: {_show(shared)}")
 
 
 def _cause(op: OpinionFrame, u: Reading, holder_named: bool) -> Verdict | None:

@@ -191,3 +191,39 @@ def test_evaluation_is_deterministic() -> None:
     assert evaluate([op], evidence, surfaces=SURFACES) == evaluate(
         [op], evidence, surfaces=SURFACES
     )
+
+
+def test_a_rule_that_names_no_one_still_revokes() -> None:
+    op = opinion("Merging dependency updates on kestrel without asking is fine.", "kestrel", 0.7)
+    s = run(op, log("p", "From now on, ask me first before merging dependency updates.", 4))
+    assert s.status == "revoked"
+
+
+def test_a_rule_about_another_holder_revokes_nothing() -> None:
+    op = opinion("Merging dependency updates on kestrel without asking is fine.", "kestrel", 0.7)
+    s = run(op, log("p", "For sluice, from now on ask me first before merging updates.", 4))
+    assert s.status == "" and s.confidence == 0.7
+
+
+def test_a_dateless_prediction_that_happened_is_confirmed_and_one_that_did_not_refuted() -> None:
+    op = opinion("Mei will get the Sluice lead role.", "mei", 0.5)
+    assert run(op, log("p", "Mei got the Sluice lead role today.", 9)).status == "confirmed"
+    assert run(op, log("p", "Mei did not get the Sluice lead role.", 9)).status == "refuted"
+
+
+def test_a_habit_is_reinforced_by_doing_it_again_and_ended_by_no_longer() -> None:
+    op = opinion("Théo always drinks oat milk cappuccino.", "theo", 0.6)
+    again = [log(str(d), "Théo drank an oat milk cappuccino at the station.", d) for d in (3, 5)]
+    assert run(op, *again).confidence > 0.6
+    s = run(op, log("n", "Théo no longer drinks oat milk cappuccino.", 4))
+    assert s.confidence < 0.6 and "no longer" in s.history[0].reason
+
+
+def test_a_newer_opinion_that_retracts_the_old_one_never_supports_it() -> None:
+    op = opinion("Théo prefers calls over voice notes.", "theo", 0.7)
+    newer = EvidenceIn(
+        "n", "opinion", "I was wrong about Théo: he prefers voice notes over calls.",
+        date(2026, 1, 8), ("theo",), 0.8, "memory/2026-01-08.md#L12",
+    )  # fmt: skip
+    s = run(op, newer)
+    assert s.confidence < 0.2 and all(m.relation == "contradicts" for m in s.history)
