@@ -798,7 +798,7 @@ def _apply(
         new = round(_clamp(new), 4)
         moves.append(Move(lk.day, c, new, lk.evidence, lk.relation, lk.reason, lk.source))
         c = new
-        if lk.ending and (not status or lk.strong):
+        if lk.ending and (not status or status == "superseded"):  # the first ending cites
             status, ended_by = lk.ending, lk.source
         if lk.relation == "contradicts" and superseded is None and rival is not None:
             held = c <= rival[1]  # the holder's newer view is now held more firmly

@@ -186,6 +186,21 @@ PRONOUN = _rx(
     "er", "sie", "ihm", "ihn", "el", "ella", "他", "她",
 )  # fmt: skip
 
+#: Verbs of something that happened once (an event, not a standing state).
+EVENT = _rx(
+    "released", "went live", "shipped", "launched", "happened", "took place", "was held",
+    "raised from", "lowered from", "arrived", "visited", "met", "went to", "came back",
+    "got engaged", "interviewed", "lance", "sorti", "a eu lieu", "est arrive", "lancado",
+    "aconteceu", "chegou", "veroffentlicht", "gestartet", "fand statt", "lanzado", "ocurrio",
+    "llego", "发布", "上线", "举行", "到达",
+)  # fmt: skip
+
+
+def is_event(text: str) -> bool:
+    """Whether `text` reports something that happened once ("v0.7.0 released on 8 June")."""
+    return bool(EVENT.search(_normal(text)))
+
+
 #: A few everyday concepts that logs name in several languages, so an English opinion meets
 #: its French or Chinese evidence. Each phrase becomes the concept's token.
 CONCEPTS: dict[str, tuple[str, ...]] = {
@@ -213,7 +228,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
              "perguntar", "pergunta", "pergunta-me", "pergunte", "fragen", "frag", "fragt",
              "preguntar", "pregunta", "preguntame", "问", "询问"),
 }  # fmt: skip
-_CONCEPT_RX = {name: _rx(*phrases) for name, phrases in CONCEPTS.items()}
+CONCEPT_RX = {name: _rx(*phrases) for name, phrases in CONCEPTS.items()}
 
 _STOP = frozenset(
     """a an the and or but of in on at to for from with by as is are was were be been being
@@ -325,7 +340,7 @@ def topic(text: str) -> frozenset[str]:
     """Content stems, concept tokens (``~call``) and CJK bigrams of `text`."""
     low = _normal(text)
     found: set[str] = set()
-    for name, rx in _CONCEPT_RX.items():
+    for name, rx in CONCEPT_RX.items():
         if rx.search(low):
             found.add(name)
             low = rx.sub(" ", low)

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import NamedTuple
 
-from graphmem.stance import ENDED, NEGATION, Reading, read, topic
+from graphmem.stance import CONCEPT_RX, ENDED, NEGATION, Reading, read, stem, topic
 from graphmem.timex import extract_times
 
 
@@ -136,9 +136,9 @@ def judge(
         return None
     if op.kind == "habit" and len(shared) >= max(2, len(op.topic) // 2):
         if negated_over(u.folded, shared):
-            return Verdict("contradicts", False, "", f"no longer so: {_show(shared)} ({u.ended or 'negation'})")  # fmt: skip
+            return Verdict("contradicts", False, "", f"no longer so: {_show(shared, u)} ({u.ended or 'negation'})")  # fmt: skip
         if not u.future and not u.hedged:
-            return Verdict("supports", False, "", f"done again: {_show(shared)}")
+            return Verdict("supports", False, "", f"done again: {_show(shared, u)}")
     words = set(_WORDS.findall(u.folded))
     volition = not _VOLITION.isdisjoint(words) or "i'd" in words
     if not (negated_over(u.folded, shared) or u.valence or volition) or op.kind == "preference":
@@ -147,9 +147,11 @@ def judge(
         return None
     who = "own words" if own_words else "stance"
     if agree:
-        return Verdict("supports", False, "", f"{who}: same stance on {_show(shared)}")
+        return Verdict("supports", False, "", f"{who}: same stance on {_show(shared, u)}")
     cue = u.ended or ("negation" if negated_over(u.folded, shared) else "affirms")
-    return Verdict("contradicts", False, "", f"{who}: opposite stance on {_show(shared)} ({cue})")
+    return Verdict(
+        "contradicts", False, "", f"{who}: opposite stance on {_show(shared, u)} ({cue})"
+    )
 
 
 _CLAUSE_END = re.compile(
@@ -168,8 +170,17 @@ def negated_over(folded: str, tokens: frozenset[str]) -> bool:
     return False
 
 
-def _show(tokens: frozenset[str]) -> str:
-    return ", ".join(sorted(t.lstrip("~") for t in tokens)[:3])
+def _show(tokens: frozenset[str], u: Reading) -> str:
+    """The shared topic as the evidence writes it: "morning", "voice notes", not stems."""
+    words = _WORDS.findall(u.folded)
+    shown = []
+    for t in sorted(tokens)[:3]:
+        if t.startswith("~"):
+            m = CONCEPT_RX[t].search(u.folded)
+            shown.append(m.group() if m else t[1:])
+        else:
+            shown.append(next((w for w in words if stem(w) == t), t))
+    return ", ".join(shown)
 
 
 def _prediction(
@@ -192,21 +203,23 @@ def _prediction(
             return None
         when = min((s.end for s in extract_times(u.folded, day)), default=day)
         if when <= op.deadline and day <= op.deadline + timedelta(days=7):
-            return Verdict("supports", True, "confirmed", f"came true by {op.deadline}: {_show(shared)}")  # fmt: skip
+            return Verdict("supports", True, "confirmed", f"came true by {op.deadline}: {_show(shared, u)}")  # fmt: skip
         return None
     if op.valence:
         if u.valence and not u.future:
             if u.valence == op.valence:
-                return Verdict("supports", False, "", f"outcome judged as predicted ({_show(shared)})")  # fmt: skip
-            return Verdict("contradicts", False, "", f"outcome judged otherwise ({_show(shared)})")
+                return Verdict("supports", False, "", f"outcome judged as predicted ({_show(shared, u)})")  # fmt: skip
+            return Verdict(
+                "contradicts", False, "", f"outcome judged otherwise ({_show(shared, u)})"
+            )
         return None
     # an event predicted without a date: it happened (or did not) in a later sentence that
     # says most of what the prediction says
     if u.future or u.hedged or day is None or len(shared) < max(2, (len(op.topic) + 1) // 2):
         return None
     if negated_over(u.folded, shared):
-        return Verdict("contradicts", True, "refuted", f"did not happen: {_show(shared)}")
-    return Verdict("supports", True, "confirmed", f"came true: {_show(shared)}")
+        return Verdict("contradicts", True, "refuted", f"did not happen: {_show(shared, u)}")
+    return Verdict("supports", True, "confirmed", f"came true: {_show(shared, u)}")
 
 
 def _cause(op: OpinionFrame, u: Reading, holder_named: bool) -> Verdict | None:
