@@ -79,7 +79,7 @@ from typing import NamedTuple
 
 from graphmem.blocks import DEFAULT_CONFIDENCE
 from graphmem.names import fold, normalize_text
-from graphmem.stance import read, units
+from graphmem.stance import REVOCATION, read, units
 from graphmem.supersede import KINDS as FACT_KINDS
 from graphmem.supersede import FactIn, Supersession, find_supersessions
 from graphmem.verdicts import OpinionFrame, Verdict, frame, judge, names_of
@@ -518,10 +518,22 @@ def evaluate(
     as_evidence = [
         EvidenceIn(o.id, "opinion", o.statement, o.day, o.entities, o.stated, o.source) for o in ops
     ]
+    # free text is read sentence by sentence only where it can bear on an opinion: it names
+    # an entity an opinion is about, or carries a rule (which may name no one)
+    aimed = {e for o in ops if o.day is not None for e in (*o.entities, *names.find(o.statement))}
+    rules = any(o.day is not None and frame(o.statement, o.day, frozenset()).kind == "permission" for o in ops)  # fmt: skip
+
+    def wanted_text(ev: EvidenceIn) -> bool:
+        if aimed.intersection(ev.entities) or aimed.intersection(names.find(ev.text)):
+            return True
+        return rules and bool(REVOCATION.search(fold(ev.text)))
+
     for ev in (*as_evidence, *evidence):
         if ev.id in seen_ids or (ev.day is None and not ev.curated):
             continue
         seen_ids.add(ev.id)
+        if ev.kind == "log" and not wanted_text(ev):
+            continue
         parts = _split(ev, names) if ev.kind == "log" else [None]
         for part in parts:
             one = ev if part is None else part.item
