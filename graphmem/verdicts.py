@@ -255,6 +255,8 @@ def _preference(op: OpinionFrame, u: Reading, context_travel: bool) -> Verdict |
         return Verdict("supports", False, "", "never chose the other option")
     if b & u.tokens and a & u.rejected:
         return Verdict("contradicts", False, "", "chose the other option")
+    if a & u.tokens and not b & u.tokens and not negated_over(u.folded, a & u.tokens):
+        return Verdict("supports", False, "", "chose the favoured option")
     return None
 
 

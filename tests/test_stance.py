@@ -227,3 +227,11 @@ def test_a_newer_opinion_that_retracts_the_old_one_never_supports_it() -> None:
     )  # fmt: skip
     s = run(op, newer)
     assert s.confidence < 0.2 and all(m.relation == "contradicts" for m in s.history)
+
+
+def test_choosing_the_favoured_option_under_the_condition_supports() -> None:
+    op = opinion("Prefers voice notes over calls when he is travelling.", "theo", 0.8)
+    s = run(op, log("a", "On tour in Lisbon, Théo sent voice notes all week.", 3))
+    assert s.confidence > 0.8 and s.history[0].reason == "chose the favoured option"
+    s = run(op, log("b", "Théo sent a voice note from the booth at the theatre.", 3))
+    assert s.history == ()
