@@ -79,7 +79,7 @@ from typing import NamedTuple
 
 from graphmem.blocks import DEFAULT_CONFIDENCE
 from graphmem.names import fold, normalize_text
-from graphmem.stance import REVOCATION, read, units
+from graphmem.stance import REVOCATION, folded, read, units
 from graphmem.supersede import KINDS as FACT_KINDS
 from graphmem.supersede import FactIn, Supersession, find_supersessions
 from graphmem.verdicts import OpinionFrame, Verdict, frame, judge, names_of
@@ -448,6 +448,7 @@ class _Names:
         latin = sorted((s for s in surfaces if len(s) >= 2 and s.isascii()), key=len, reverse=True)
         other = sorted((s for s in surfaces if len(s) >= 2 and not s.isascii()), key=len, reverse=True)  # fmt: skip
         self.surfaces = dict(surfaces)
+        self._tokens: dict[str, frozenset[str]] = {}
         pattern = []
         if latin:
             pattern.append(r"(?<![a-z0-9])(?:" + "|".join(map(re.escape, latin)) + r")(?![a-z0-9])")
@@ -459,11 +460,17 @@ class _Names:
         """Slugs named in `text`, in order of first appearance."""
         if self.rx is None:
             return []
-        low = fold(text)
+        low = folded(text)
         return list(dict.fromkeys(self.surfaces[m.group()] for m in self.rx.finditer(low)))
 
     def tokens(self, slugs: Iterable[str]) -> frozenset[str]:
-        return names_of([s for slug in slugs for s in (*self.by_slug.get(slug, ()), slug)])
+        """The topic tokens of these entities' names (left out of topic overlap)."""
+        out: set[str] = set()
+        for slug in slugs:
+            if slug not in self._tokens:
+                self._tokens[slug] = names_of([*self.by_slug.get(slug, ()), slug])
+            out |= self._tokens[slug]
+        return frozenset(out)
 
 
 def _split(ev: EvidenceIn, names: _Names) -> list[_Unit]:
@@ -526,7 +533,7 @@ def evaluate(
     def wanted_text(ev: EvidenceIn) -> bool:
         if aimed.intersection(ev.entities) or aimed.intersection(names.find(ev.text)):
             return True
-        return rules and bool(REVOCATION.search(fold(ev.text)))
+        return rules and bool(REVOCATION.search(folded(ev.text)))
 
     for ev in (*as_evidence, *evidence):
         if ev.id in seen_ids or (ev.day is None and not ev.curated):
@@ -730,8 +737,8 @@ def _rules(
         own = own or (ev.kind != "opinion" and r.reported and first == holder and bool(holder))
     elif holder and not own:  # "Théo said", "she told me" right after Théo was named
         who = [re.escape(s) for s in ctx.names.by_slug.get(holder, ())]
-        if holder in about and _said(who).search(fold(ev.text)):
-            own = holder in unit.named or bool(_said([]).search(fold(ev.text)))
+        if holder in about and _said(who).search(folded(ev.text)):
+            own = holder in unit.named or bool(_said([]).search(folded(ev.text)))
     if ev.kind == "opinion" and holder in ev.entities[:1]:
         own = own or ev.stated is not None
     v = judge(

@@ -28,6 +28,7 @@ Every list is a tuple of phrases; a phrase matches at word boundaries (CJK: anyw
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -277,8 +278,8 @@ def units(text: str, line_start: int) -> list[Unit]:
         if piece.strip():
             a = pos + (len(piece) - len(piece.lstrip()))
             b = pos + len(piece.rstrip()) - 1
-            la = line_start + sum(1 for s in starts if s <= a) - 1
-            lb = line_start + sum(1 for s in starts if s <= b) - 1
+            la = line_start + bisect_right(starts, a) - 1
+            lb = line_start + bisect_right(starts, b) - 1
             out.append(Unit(" ".join(piece.split()), la, lb))
         pos = m.end() if m else len(text)
     return out
@@ -334,12 +335,19 @@ def _first(rx: re.Pattern[str], text: str) -> str:
     return " ".join(m.group().split()) if m else ""
 
 
+@lru_cache(maxsize=65536)
+def folded(text: str) -> str:
+    """names.fold, with a fast path for ASCII (most log text)."""
+    return text.casefold() if text.isascii() else fold(text)
+
+
 def _normal(text: str) -> str:
-    low = fold(text).replace("’", "'")
+    low = folded(text).replace("’", "'")
     low = re.sub(r"n't\b", " not", low)
     return low.replace("can not", "cannot")
 
 
+@lru_cache(maxsize=65536)
 def topic(text: str) -> frozenset[str]:
     """Content stems, concept tokens (``~call``) and CJK bigrams of `text`."""
     low = _normal(text)
