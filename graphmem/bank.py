@@ -355,6 +355,7 @@ def _entity_block(
     _section(out, "What changed", [text for *_, text in sorted(changed)])
     opinions = sorted((x for x in card.opinions if x.id in data.opinions), key=key)
     _section(out, "Opinions", [_opinion_line(data.opinions[x.id], data, page) for x in opinions])
+    listed = {*current, *timeline, *upcoming}  # "Recent" adds free text, not these again
     _section(out, "Upcoming", [_plan_line(data.facts[i], page) for i in upcoming])
     _section(out, "Timeline", [_event_line(data.facts[i], page) for i in timeline])
     _section(
@@ -363,7 +364,7 @@ def _entity_block(
         [
             f"- {day}: {_clean(x.text, 200)} ({_cite(x.source, page)})"
             for x in card.recent
-            if (day := recent_days.get(x.id))
+            if (day := recent_days.get(x.id)) and x.id not in listed
         ],
     )
     _section(out, "Related", [f"- {link(s, n)} ({c} together)" for s, n, c in card.related])
