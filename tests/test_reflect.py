@@ -9,7 +9,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from conftest import settings_for
+from conftest import WriteFiles, settings_for
 from typer.testing import CliRunner
 
 from graphmem.api import open_graph
@@ -115,3 +115,33 @@ def test_cli_opinions_json_and_reflect(indexed: Path) -> None:
     )
     assert out.exit_code == 0, out.stderr
     assert "confidence moves" in out.stdout and "would change" in out.stdout
+
+
+def test_free_text_moves_opinions_in_full_and_incremental_index(make_workspace: WriteFiles) -> None:
+    """A rule written in free text revokes a permission, cited with its line; editing only
+    that passage (an incremental index) moves the opinion back, and forth again."""
+    root = make_workspace(
+        {
+            "bank/entities/Rook.md": "# Rook\nAliases: magpie\nKind: thing\n\nThe home server.\n",
+            "memory/2026-02-19.md": "# 2026-02-19\n\nQuiet day.\n\n## Retain\n"
+            "- O(c=0.7) @magpie: Letting upgrades run on magpie without asking is fine.\n",
+            "memory/2026-04-15.md": "# 2026-04-15\n\nKestrel was down.\n"
+            "From now on, always ask me before upgrading anything on rook.\n",
+        }
+    )
+    settings = settings_for(root)
+
+    def permission() -> OpinionView:
+        return views(root)["memory/2026-02-19.md#L6"]
+
+    index_workspace(settings)
+    first = permission()
+    assert first.status == "revoked" and first.confidence <= 0.15
+    assert first.superseded_by == "memory/2026-04-15.md#L4"
+    log = root / "memory/2026-04-15.md"
+    log.write_text("# 2026-04-15\n\nKestrel was down.\nUpgrades stay unattended.\n", "utf-8")
+    index_workspace(settings)
+    assert permission().status == "" and permission().confidence == 0.7
+    log.write_text("# 2026-04-15\n\nKestrel was down.\n\nFrom now on, always ask me before upgrading anything on rook.\n", "utf-8")  # fmt: skip
+    index_workspace(settings)
+    assert permission().superseded_by == "memory/2026-04-15.md#L5"  # its new line
