@@ -526,7 +526,7 @@ def cross_links(
                         "relation": m.relation,
                         "reason": m.reason,
                         "source": m.source,
-                        **_ending(state, m, n),
+                        **_ending(state, n),
                     }
                     for n, m in enumerate(state.history)
                 ],
@@ -538,8 +538,8 @@ def cross_links(
     return CrossLinks(supersessions, closed, links, opinions, supersedes)
 
 
-def _ending(state: OpinionState, move: object, n: int) -> dict[str, str]:
-    """The ending of an opinion, on the move that brought it (see graphmem.opinions)."""
+def _ending(state: OpinionState, n: int) -> dict[str, str]:
+    """``{"ending": status}`` on the `n`-th move if it is the one that ended the opinion."""
     if not state.status:
         return {}
     hits = [i for i, m in enumerate(state.history) if m.source == state.ended_by]
