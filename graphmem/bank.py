@@ -411,8 +411,15 @@ def _subject_facts(slug: str, data: _Data) -> set[str]:
     return {i for i, ents in data.fact_entities.items() if any(e["slug"] == slug for e in ents)}
 
 
+#: MENTIONS.how values meaning the fact is *about* the entity (graphmem.compile).
+_ABOUT = ("subject", "page")
+
+
 def _is_subject(fid: str, card: EntityCard, data: _Data) -> bool:
     ents = data.fact_entities.get(fid, [])
+    about = {e["slug"] for e in ents if e["how"] in _ABOUT}  # the bullet's head, its page
+    if about:
+        return card.slug in about
     explicit = {e["slug"] for e in ents if e["how"] == "explicit"}
     if explicit:
         return card.slug in explicit
@@ -427,7 +434,7 @@ def _by_entity(
     groups: dict[tuple[str, str], list[str]] = defaultdict(list)
     for i in ids:
         ents = links.get(i, [])
-        named = [e for e in ents if e["how"] == "explicit"]
+        named = [e for e in ents if e["how"] in (*_ABOUT, "explicit")]
         for e in named or ents or [{"slug": "", "name": "Other"}]:
             groups[(e["slug"], e["name"])].append(i)
     return groups
@@ -538,7 +545,9 @@ def _proposals_block(
         curated = [m for m in members if m["origin"] == "bank"]
         best = (curated or members)[-1]  # a bank page's wording is already a summary
         ents = data.fact_entities.get(best["id"], [])
-        tags = " ".join("@" + "-".join(e["name"].split()) for e in ents if e["how"] == "explicit")
+        tags = " ".join(
+            "@" + "-".join(e["name"].split()) for e in ents if e["how"] in ("subject", "explicit")
+        )
         cites = ", ".join(_cite(_source(m), page) for m in members)
         first = min(rank[e["slug"]] for e in ents if e["slug"] in rank) if ents else TOP_ENTITIES
         line = f"- W {tags + ': ' if tags else ''}{_clean(best['text'])} ({cites})"
