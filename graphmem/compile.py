@@ -663,6 +663,7 @@ def _evolve_opinions(
             path=ref.path,
             line_start=ref.block.line_start,
             curated=ref.role in ("entity", "core"),
+            line_end=ref.block.line_end,
         )
         for ref in texts or []
         if ref.day is not None or ref.role in ("entity", "core")

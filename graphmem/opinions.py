@@ -79,7 +79,7 @@ from typing import NamedTuple
 
 from graphmem.blocks import DEFAULT_CONFIDENCE
 from graphmem.names import fold, normalize_text
-from graphmem.stance import REVOCATION, folded, read, units
+from graphmem.stance import REVOCATION, Unit, folded, read, units
 from graphmem.supersede import KINDS as FACT_KINDS
 from graphmem.supersede import FactIn, Supersession, find_supersessions
 from graphmem.verdicts import OpinionFrame, Verdict, frame, judge, names_of
@@ -137,6 +137,8 @@ class EvidenceIn:
     path: str = ""
     line_start: int = 0
     curated: bool = False
+    #: The passage's last line (0: derived from its text's line breaks).
+    line_end: int = 0
 
 
 @dataclass(frozen=True)
@@ -473,12 +475,47 @@ class _Names:
         return frozenset(out)
 
 
-def _split(ev: EvidenceIn, names: _Names) -> list[_Unit]:
-    """The sentences of a passage with the entities each is about."""
-    out: list[_Unit] = []
+def _paragraphs(evidence: Sequence[EvidenceIn], names: _Names) -> dict[str, list[_Unit]]:
+    """The sentences of every passage, by passage id. Passages of one file whose lines touch
+    (the sentences of one paragraph, the lines of one chat) are read as one run: a pronoun
+    reaches back into the previous passage, and a mention of travelling covers the run."""
+    runs: list[list[EvidenceIn]] = []
+    end = -1
+    for ev in evidence:
+        if ev.kind != "log":
+            continue
+        if runs and runs[-1][-1].path == ev.path and ev.day == runs[-1][-1].day and ev.line_start <= end + 1:  # fmt: skip
+            runs[-1].append(ev)
+        else:
+            runs.append([ev])
+        end = ev.line_start + ev.text.count("\n")
+    out: dict[str, list[_Unit]] = {}
+    for run in runs:
+        found = {ev.id: _units_of(ev) for ev in run}
+        texts = [u.text for us in found.values() for u in us]
+        travel = any(read(t).travel for t in texts) and not any(read(t).home for t in texts)
+        previous: frozenset[str] = frozenset()
+        for ev in run:
+            out[ev.id], previous = _split(ev, names, found[ev.id], travel, previous)
+    return out
+
+
+def _units_of(ev: EvidenceIn) -> list[Unit]:
+    """A passage's sentences; a one-sentence passage keeps the passage's own lines (its
+    text may be joined from a hard-wrapped sentence)."""
     found = units(ev.text, ev.line_start)
-    travel = any(read(u.text).travel for u in found) and not any(read(u.text).home for u in found)
-    previous: frozenset[str] = frozenset(ev.entities)  # an entity page is about its entity
+    if len(found) == 1 and ev.line_end > found[0].line_end:
+        return [Unit(found[0].text, found[0].line_start, ev.line_end)]
+    return found
+
+
+def _split(
+    ev: EvidenceIn, names: _Names, found: list[Unit], travel: bool, before: frozenset[str]
+) -> tuple[list[_Unit], frozenset[str]]:
+    """The sentences of a passage with the entities each is about, and what a pronoun in
+    the next passage of the run may refer to."""
+    out: list[_Unit] = []
+    previous = before | frozenset(ev.entities)  # an entity page is about its entity
     for u in found:
         named = names.find(u.text)
         r = read(u.text)
@@ -492,7 +529,7 @@ def _split(ev: EvidenceIn, names: _Names) -> list[_Unit]:
         out.append(_Unit(item, frozenset(named), about, named[0] if named else "", travel))
         if named or not r.pronoun:
             previous = about if named else previous
-    return out
+    return out, previous
 
 
 def evaluate(
@@ -535,13 +572,16 @@ def evaluate(
             return True
         return rules and bool(REVOCATION.search(folded(ev.text)))
 
+    logs = [ev for ev in evidence if ev.kind == "log" and (ev.day is not None or ev.curated)]
+    keep_runs = {ev.id for ev in logs if wanted_text(ev)}
+    split = _paragraphs(logs, names) if keep_runs else {}
     for ev in (*as_evidence, *evidence):
         if ev.id in seen_ids or (ev.day is None and not ev.curated):
             continue
         seen_ids.add(ev.id)
-        if ev.kind == "log" and not wanted_text(ev):
+        if ev.kind == "log" and ev.id not in keep_runs:
             continue
-        parts = _split(ev, names) if ev.kind == "log" else [None]
+        parts: list[_Unit | None] = list(split[ev.id]) if ev.kind == "log" else [None]
         for part in parts:
             one = ev if part is None else part.item
             key = (one.day, normalize_text(one.text))
