@@ -133,11 +133,19 @@ def entity_card(graph: Graph, name: str, recent: int = 8, related: int = 8) -> E
         for f in facts
         if f["id"] not in superseded and f["kind"] != "experience" and f["id"] in fact_rows
     ]
+    newer_rows = _rows_by_id(graph, sorted({r["newer_id"] for r in superseded.values()}))
+
+    def cite(i: str) -> str:  # a person reads these: path#Lx-Ly, never an internal id
+        if i not in newer_rows:
+            return "a newer fact"
+        row = newer_rows[i][1]
+        return source_ref(row["path"], row["line_start"], row["line_end"])
+
     history = [
         _line(
             "Fact",
             {**fact_rows[i][1]},
-            note=f"superseded {r['day']} by {r['newer_id']} ({r['cue']})",
+            note=f"superseded {r['day']} by {cite(r['newer_id'])} ({r['cue']})",
         )
         for i, r in superseded.items()
         if i in fact_rows
@@ -145,13 +153,19 @@ def entity_card(graph: Graph, name: str, recent: int = 8, related: int = 8) -> E
     opinion_ids = [o["id"] for o in graph.run("entity/opinions", slug=slug).dicts()]
     evidence: dict[str, list[str]] = {i: [] for i in opinion_ids}
     if opinion_ids:
-        for op, ev, relation, weight, day in graph.run(
-            "recall/opinion_evidence", ids=opinion_ids
-        ).rows:
-            evidence[op].append(f"{relation.lower()} {ev} ({weight:+.2f}, {day})")
-        for claim, passage, how in graph.run("recall/evidence", ids=opinion_ids).rows:
+        found = graph.run("recall/opinion_evidence", ids=opinion_ids).rows
+        passages = graph.run("recall/evidence", ids=opinion_ids).rows
+        where = _rows_by_id(graph, sorted({r[1] for r in found} | {r[1] for r in passages}))
+
+        def ref(i: str) -> str:
+            row = where[i][1] if i in where else None
+            return source_ref(row["path"], row["line_start"], row["line_end"]) if row else "?"
+
+        for op, ev, relation, weight, day in found:
+            evidence[op].append(f"{relation.lower()} {ref(ev)} ({weight:+.2f}, {day})")
+        for claim, passage, how in passages:
             if claim in evidence:
-                evidence[claim].append(f"{how} {passage}")
+                evidence[claim].append(f"{how} {ref(passage)}")
     op_rows = _rows_by_id(graph, opinion_ids)
     opinions = [
         _line(*op_rows[i], evidence=tuple(evidence[i])) for i in opinion_ids if i in op_rows

@@ -11,6 +11,7 @@ of the graph and the page (sorted everywhere, no clock), so a second run changes
 from __future__ import annotations
 
 import difflib
+import json
 import posixpath
 import re
 import unicodedata
@@ -28,6 +29,7 @@ from graphmem.errors import GraphmemError
 from graphmem.names import fold, normalize_text, slugify
 from graphmem.packets import source_ref, timestamp
 from graphmem.parser import GENERATED_BEGIN, GENERATED_END
+from graphmem.stance import is_event
 from graphmem.store import write_atomic
 from graphmem.textio import ending_of, newline_of
 
@@ -39,6 +41,8 @@ TOP_ENTITIES = 10
 #: Word-set overlap (Jaccard) at which two statements count as the same claim.
 SAME_CLAIM = 0.4
 MAX_EVIDENCE = 5
+#: Confidence moves listed under an opinion in the bank pages (the newest ones).
+MAX_MOVES = 8
 MAX_NAME_BYTES = 120  # well below the usual 255-byte file-name limit, leaving room for ".md"
 _RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10))} | {
     f"lpt{i}" for i in range(10)
@@ -86,10 +90,34 @@ def safe_page_path(workspace: Path, name: str) -> Path:
     return path
 
 
-def wants_page(entity: dict[str, Any], days: int, min_days: int) -> bool:
-    """Whether an entity (an ``entity/list`` row) gets a page: it has one already, was
-    declared by an explicit @mention, or is mentioned on at least `min_days` distinct days."""
-    return bool(entity.get("page") or entity.get("declared")) or days >= min_days
+#: An entity without a page of its own gets one only when an explicit @mention declares it
+#: and it has weight: mentioned on at least PAGE_MIN_DAYS distinct days (files) and
+#: PAGE_MIN_MENTIONS times in all. A name only NER found never gets a page (it would then
+#: become a declared entity); with that weight it is suggested in bank/proposals.md.
+PAGE_MIN_DAYS = 3
+PAGE_MIN_MENTIONS = 5
+
+
+def wants_page(
+    entity: dict[str, Any],
+    days: int,
+    min_days: int = PAGE_MIN_DAYS,
+    min_mentions: int = PAGE_MIN_MENTIONS,
+) -> bool:
+    """Whether an entity (an ``entity/list`` row) gets a page: it has one already, or an
+    explicit @mention declared it and it is mentioned on at least `min_days` distinct days
+    and `min_mentions` times."""
+    if entity.get("page"):
+        return True
+    weight = days >= min_days and int(entity.get("mentions") or 0) >= min_mentions
+    return bool(entity.get("declared")) and weight
+
+
+def _suggested(entity: dict[str, Any], days: int, min_days: int, min_mentions: int) -> bool:
+    """An entity with that weight but no page reflect may write: suggested in proposals.md."""
+    if entity.get("page") or wants_page(entity, days, min_days, min_mentions):
+        return False
+    return days >= min_days and int(entity.get("mentions") or 0) >= min_mentions
 
 
 # ---------------------------------------------------------------- graph data
@@ -193,6 +221,18 @@ def _when(when: str | None) -> str:
     return f"since {start}" if not end else f"{start} to {end}"
 
 
+def _plan_line(row: dict[str, Any], page: str) -> str:
+    end = f" to {row['valid_to']}" if row.get("valid_to") else ""
+    return f"- from {row['valid_from']}{end}: {_clean(row['text'])} ({_cite(_source(row), page)})"
+
+
+def _event_line(row: dict[str, Any], page: str) -> str:
+    """A timeline entry: the day it was written (its text says when it happened)."""
+    day = row.get("day") or row.get("valid_from")
+    head = f"{day}: " if day else ""
+    return f"- {head}{_clean(row['text'])} ({_cite(_source(row), page)})"
+
+
 def _fact_line(row: dict[str, Any], page: str) -> str:
     when = _when(timestamp(row.get("day"), row.get("valid_from"), row.get("valid_to")))
     head = f"{when}: " if when else ""
@@ -215,18 +255,41 @@ def _evidence_text(items: list[tuple[str, str, dict[str, Any]]], page: str) -> s
 
 
 def _opinion_line(row: dict[str, Any], data: _Data, page: str) -> str:
+    """An opinion, how it ended (if it did), and each confidence move with its evidence
+    (path#Lx-Ly) and a one-line reason, as nested bullets."""
     conf = f"**{row['confidence']:.2f}**"
     stated = row.get("stated_confidence")
     if stated is not None and abs(stated - row["confidence"]) > 1e-9:
         conf += f" (stated {stated:.2f})"
+    moves = json.loads(row["history"]) if row.get("history") else []
+    ending = next((m for m in reversed(moves) if m.get("ending")), None)
     bits = [f"stated {row['day']}" if row.get("day") else "undated"]
     if row.get("last_updated"):
         bits.append(f"last updated {row['last_updated']}")
-    if row.get("superseded"):
-        bits.append("superseded")
-    ev = _evidence_text(data.evidence.get(row["id"], []), page)
-    tail = f"; {ev}" if ev else ""
-    return f"- {conf} {_clean(row['text'])} ({'; '.join(bits)}; {_cite(_source(row), page)}{tail})"
+    if ending is not None and ending["ending"] == "reinforced":
+        days = {m.get("day") for m in moves if m["relation"] == "supports"}
+        bits.insert(0, f"**reinforced** on {len(days)} independent days")
+    elif ending is not None:
+        where = f" by {_cite(ending['source'], page)}" if ending.get("source") else ""
+        bits.insert(0, f"**{ending['ending']}**{where}")
+    elif row.get("superseded"):
+        bits.insert(0, "**superseded**")
+    head = f"- {conf} {_clean(row['text'])} ({'; '.join(bits)}; {_cite(_source(row), page)})"
+    lines = [head]
+    shown = moves[-MAX_MOVES:]
+    if len(moves) > len(shown):
+        lines.append(f"  - … {len(moves) - len(shown)} earlier moves (see `graphmem opinions`)")
+    for m in shown:
+        where = _cite(m["source"], page) if m.get("source") else "curated text"
+        lines.append(
+            f"  - {m.get('day') or 'as of now'} {m['new'] - m['old']:+.2f} {where}: "
+            f"{_clean(m['reason'], 160)}"
+        )
+    if not moves:
+        ev = _evidence_text(data.evidence.get(row["id"], []), page)
+        if ev:
+            lines.append(f"  - {ev}")
+    return "\n".join(lines)
 
 
 def _block(lines: list[str]) -> str:
@@ -249,6 +312,7 @@ def _entity_block(
     page: str,
     pages: dict[str, str],
     recent_days: dict[str, date],
+    now: date = date.max,
 ) -> str:
     """The generated part of one entity page; `recent_days` maps the card's recent items
     to their source day (a passage's validity, e.g. "next year", is not when it was said)."""
@@ -273,34 +337,94 @@ def _entity_block(
     if card.aliases:
         out.append("Also known as: " + ", ".join(_clean(a) for a in card.aliases))
     out.append("")
-    current = sorted((x for x in card.current if x.id in data.facts), key=key)
-    _section(out, "Current facts", [_fact_line(data.facts[x.id], page) for x in current])
+    current, timeline, upcoming = _sorted_facts(card, data, page, now)
+    _section(out, "Current facts", [_fact_line(data.facts[i], page) for i in current])
     changed: list[tuple[date, tuple[bool, date, str, int], str]] = []
     for line in (x for x in card.history if x.id in data.facts):
         old = data.facts[line.id]
         was = _when(timestamp(old["day"], old["valid_from"], old["valid_to"]))
         for step in data.replaced.get(line.id, []):
             newer = data.facts.get(step["newer"])
-            now = f"; now: {_clean(newer['text'])} ({_cite(_source(newer), page)})" if newer else ""
+            became = (
+                f"; now: {_clean(newer['text'])} ({_cite(_source(newer), page)})" if newer else ""
+            )
             text = (
                 f"- {step['day']} ({_clean(step['cue'] or 'updated')}): was: {_clean(old['text'])} "
-                f"({was + ', ' if was else ''}{_cite(_source(old), page)}){now}"
+                f"({was + ', ' if was else ''}{_cite(_source(old), page)}){became}"
             )
             changed.append((step["day"] or date.min, _order(newer or old), text))
     _section(out, "What changed", [text for *_, text in sorted(changed)])
     opinions = sorted((x for x in card.opinions if x.id in data.opinions), key=key)
     _section(out, "Opinions", [_opinion_line(data.opinions[x.id], data, page) for x in opinions])
+    listed = {*current, *timeline, *upcoming}  # "Recent" adds free text, not these again
+    _section(out, "Upcoming", [_plan_line(data.facts[i], page) for i in upcoming])
+    _section(out, "Timeline", [_event_line(data.facts[i], page) for i in timeline])
     _section(
         out,
         "Recent",
         [
             f"- {day}: {_clean(x.text, 200)} ({_cite(x.source, page)})"
             for x in card.recent
-            if (day := recent_days.get(x.id))
+            if (day := recent_days.get(x.id)) and x.id not in listed
         ],
     )
     _section(out, "Related", [f"- {link(s, n)} ({c} together)" for s, n, c in card.related])
     return _block(out)
+
+
+def _sorted_facts(
+    card: EntityCard, data: _Data, page: str, now: date
+) -> tuple[list[str], list[str], list[str]]:
+    """(current, timeline, upcoming) fact ids of the page's entity, each in source order.
+
+    Only facts whose subject is the entity count: it is one of the fact's explicit
+    @mentions, or the fact is written on its own page. Superseded facts are left to "What
+    changed". A fact valid at `now` and open-ended is current; one that starts after `now` is
+    upcoming; what the entity did or went through (an experience, an observation, a fact
+    whose validity ended before `now` or that holds for one day, a plan whose day has
+    passed, a dated report of something that happened: graphmem.stance.is_event) is its
+    timeline."""
+    current: list[str] = []
+    timeline: list[str] = []
+    upcoming: list[str] = []
+    ids = sorted({x.id for x in card.current} | _subject_facts(card.slug, data), key=lambda i: _order(data.facts[i]))  # fmt: skip
+    for fid in ids:
+        row = data.facts.get(fid)
+        if row is None or fid in data.replaced or not _is_subject(fid, card, data):
+            continue
+        start, end = row.get("valid_from"), row.get("valid_to")
+        if start is not None and start > now:
+            upcoming.append(fid)
+        elif row["kind"] in ("experience", "observation") and row.get("day") is not None:
+            timeline.append(fid)
+        elif (end is not None and end < now) or (start is not None and start == end):
+            timeline.append(fid)
+        elif start is not None and row.get("day") is not None and start > row["day"]:
+            timeline.append(fid)  # planned when written ("premiere on 12 February"), now past
+        elif row.get("day") is not None and is_event(row["text"]):
+            timeline.append(fid)  # "v0.7.0 released on 8 June": it happened, it is not a state
+        else:
+            current.append(fid)
+    return current, timeline, upcoming
+
+
+def _subject_facts(slug: str, data: _Data) -> set[str]:
+    return {i for i, ents in data.fact_entities.items() if any(e["slug"] == slug for e in ents)}
+
+
+#: MENTIONS.how values meaning the fact is *about* the entity (graphmem.compile).
+_ABOUT = ("subject", "page")
+
+
+def _is_subject(fid: str, card: EntityCard, data: _Data) -> bool:
+    ents = data.fact_entities.get(fid, [])
+    about = {e["slug"] for e in ents if e["how"] in _ABOUT}  # the bullet's head, its page
+    if about:
+        return card.slug in about
+    explicit = {e["slug"] for e in ents if e["how"] == "explicit"}
+    if explicit:
+        return card.slug in explicit
+    return bool(card.page) and data.facts[fid]["path"] == card.page
 
 
 def _by_entity(
@@ -311,7 +435,7 @@ def _by_entity(
     groups: dict[tuple[str, str], list[str]] = defaultdict(list)
     for i in ids:
         ents = links.get(i, [])
-        named = [e for e in ents if e["how"] == "explicit"]
+        named = [e for e in ents if e["how"] in (*_ABOUT, "explicit")]
         for e in named or ents or [{"slug": "", "name": "Other"}]:
             groups[(e["slug"], e["name"])].append(i)
     return groups
@@ -370,7 +494,9 @@ def _similar(a: set[str], b: set[str]) -> bool:
     return bool(a and b) and len(a & b) / len(a | b) >= SAME_CLAIM
 
 
-def _proposals_block(data: _Data, memory: str) -> str:
+def _proposals_block(
+    data: _Data, memory: str, min_days: int = PAGE_MIN_DAYS, min_mentions: int = PAGE_MIN_MENTIONS
+) -> str:
     """World facts about the most-mentioned entities that are current, open-ended, not a
     plan, stated on two or more days (or in two files), and not in memory.md yet."""
     page = "bank/proposals.md"
@@ -420,7 +546,9 @@ def _proposals_block(data: _Data, memory: str) -> str:
         curated = [m for m in members if m["origin"] == "bank"]
         best = (curated or members)[-1]  # a bank page's wording is already a summary
         ents = data.fact_entities.get(best["id"], [])
-        tags = " ".join("@" + "-".join(e["name"].split()) for e in ents if e["how"] == "explicit")
+        tags = " ".join(
+            "@" + "-".join(e["name"].split()) for e in ents if e["how"] in ("subject", "explicit")
+        )
         cites = ", ".join(_cite(_source(m), page) for m in members)
         first = min(rank[e["slug"]] for e in ents if e["slug"] in rank) if ents else TOP_ENTITIES
         line = f"- W {tags + ': ' if tags else ''}{_clean(best['text'])} ({cites})"
@@ -433,6 +561,24 @@ def _proposals_block(data: _Data, memory: str) -> str:
     ]
     if not items:
         out.append("_Nothing to propose._")
+    suggested = [
+        f"- {_clean(e['name'])} ({int(e['mentions'] or 0)} mentions on {data.days.get(e['slug'], 0)} days)"
+        for e in ranked
+        if _suggested(e, data.days.get(e["slug"], 0), min_days, min_mentions)
+    ]
+    if suggested:
+        out.extend(
+            [
+                "",
+                "## Entities that may deserve a page",
+                "",
+                f"Mentioned on {min_days}+ days and {min_mentions}+ times, but no page",
+                "and no explicit @mention declares them (or a name found only by NER). Create",
+                "`bank/entities/<Name>.md` for the ones that are real entities.",
+                "",
+                *suggested,
+            ]
+        )
     return _block(out)
 
 
@@ -543,13 +689,13 @@ def _checked(workspace: Path, rel: str, folder: str) -> Path:
 
 
 def _entity_pages(
-    workspace: Path, data: _Data, min_days: int
+    workspace: Path, data: _Data, min_days: int, min_mentions: int
 ) -> tuple[dict[str, tuple[str, Path, dict[str, Any]]], list[PageChange]]:
     """slug -> (relative path, checked target, entity row) for every entity worth a page."""
     pages: dict[str, tuple[str, Path, dict[str, Any]]] = {}
     skipped: list[PageChange] = []
     for ent in data.entities:
-        if not wants_page(ent, data.days.get(ent["slug"], 0), min_days):
+        if not wants_page(ent, data.days.get(ent["slug"], 0), min_days, min_mentions):
             continue
         rel = ent["page"] or f"{ENTITIES_DIR}/"
         try:
@@ -572,14 +718,23 @@ def _entity_pages(
 
 
 def regenerate(
-    graph: Graph, workspace: Path, *, dry_run: bool = False, min_days: int = 3
+    graph: Graph,
+    workspace: Path,
+    *,
+    dry_run: bool = False,
+    min_days: int = PAGE_MIN_DAYS,
+    min_mentions: int = PAGE_MIN_MENTIONS,
+    now: date | None = None,
 ) -> list[PageChange]:
     """Rewrite the generated part of every bank page from `graph` (index first, so line
     citations match the files). Entity pages go to declared entities and to any entity
-    mentioned on at least `min_days` days. With `dry_run`, nothing is written; the changes
+    mentioned on at least `min_days` days (see :func:`wants_page`); "Current facts" are
+    those valid at `now` (default: the newest day in the graph). With `dry_run`, nothing is written; the changes
     are returned all the same, entity pages (by slug) first."""
     data = _load(graph)
-    found, changes = _entity_pages(workspace, data, min_days)
+    if now is None:
+        now = max((f["day"] for f in data.facts.values() if f.get("day")), default=date.max)
+    found, changes = _entity_pages(workspace, data, min_days, min_mentions)
     pages = {slug: rel for slug, (rel, _, _) in found.items()}
     for slug, (rel, target, ent) in sorted(found.items()):
         try:
@@ -598,7 +753,7 @@ def regenerate(
         if ids:
             for r in graph.run("recall/passages_by_ids", ids=ids).dicts():
                 recent_days[r["id"]] = r["day"]
-        block = _entity_block(card, data, rel, pages, recent_days)
+        block = _entity_block(card, data, rel, pages, recent_days, now)
         changes.append(_apply(rel, target, block, header, dry_run))
     memory_path = workspace / "memory.md"
     memory = memory_path.read_text("utf-8", errors="replace") if memory_path.is_file() else ""
@@ -606,7 +761,11 @@ def regenerate(
         ("bank/world.md", "World", _world_block(data, pages)),
         ("bank/experience.md", "Experience", _experience_block(data)),
         ("bank/opinions.md", "Opinions", _opinions_block(data, pages)),
-        ("bank/proposals.md", "Proposals for memory.md", _proposals_block(data, memory)),
+        (
+            "bank/proposals.md",
+            "Proposals for memory.md",
+            _proposals_block(data, memory, min_days, min_mentions),
+        ),
     ):
         try:
             target = _checked(workspace, rel, "bank")

@@ -686,6 +686,7 @@ def opinions(
             f" (stated {v.stated:.2f})" if v.stated is not None and v.stated != v.confidence else ""
         )
         gone = f"  [superseded by {v.superseded_by}]" if v.superseded_by else ""
+        gone = f"  [{v.status}]{gone}" if v.status and v.status != "superseded" else gone
         typer.echo(f"{v.confidence:.2f}{stated}  {v.statement.splitlines()[0]}{gone}")
         typer.echo(
             f"      {', '.join(v.entities)} · {v.source} · updated {v.last_updated or 'never'}"
@@ -742,7 +743,7 @@ def reflect(
     for view, move in report.moves:
         typer.echo(
             f"  {move['old']:.2f} -> {move['new']:.2f}  {view.statement.splitlines()[0][:70]}"
-            f"  ({move['relation']}: {move['reason']}; {move['day']})"
+            f"  ({move['relation']} {move.get('source', '')}: {move['reason']}; {move['day']})"
         )
     verb = "would change" if dry_run else "changed"
     typer.echo(f"bank pages {verb}: {len(changed)}")

@@ -21,7 +21,7 @@ from datetime import date
 from graphmem.blocks import Block, EntityPage, ParsedFile
 from graphmem.entities import Mention
 from graphmem.mood import mood
-from graphmem.names import normalize_text, slugify
+from graphmem.names import fold, normalize_text, slugify
 from graphmem.ontology import node_columns, rel_columns
 from graphmem.opinions import EvidenceIn, Link, OpinionIn, OpinionState, evaluate
 from graphmem.supersede import KINDS as SUPERSEDE_KINDS
@@ -194,6 +194,8 @@ class FileRows:
     passages: list[tuple[str, frozenset[str]]]
     #: Entity slug -> blocks of this file that mention it.
     mentions: Counter[str]
+    #: Passages as opinion evidence (reflection reads free text too), in reading order.
+    texts: list[FactRef] = field(default_factory=list)
 
 
 @dataclass
@@ -249,7 +251,8 @@ def compile_workspace(
     for ref in facts:
         for passage, how in fact_evidence(ref, passages):
             data.add_rel("EVIDENCE", (ref.table, ref.block.id), ("Passage", passage), how=how)
-    cross = cross_links(facts, known, aliases)
+    texts = [ref for fr in per_file for ref in fr.texts]
+    cross = cross_links(facts, known, aliases, texts=texts)
     _apply_cross(data, cross, facts)
     data.nodes["Entity"] = entity_rows(known, ((fr.day, fr.mentions) for fr in per_file))
     return data, per_file, cross
@@ -306,6 +309,8 @@ def compile_file(
                 rel("NEXT", ("Passage", previous), ("Passage", block.id))
             previous = block.id
             out.passages.append((block.id, slugs))
+            page = frozenset({pf.entity.slug}) if pf.entity is not None else frozenset()
+            out.texts.append(FactRef(pf.path, pf.role, pf.day, block, slugs | page, None, None))
         else:
             valid_from = row.get("valid_from") if table == "Fact" else pf.day
             valid_to = row.get("valid_to") if table == "Fact" else None
@@ -475,6 +480,7 @@ def cross_links(
     *,
     supersessions: list[Supersession] | None = None,
     opinions_of: set[str] | None = None,
+    texts: list[FactRef] | None = None,
 ) -> CrossLinks:
     """Supersession between world facts, then opinion evolution (graphmem.opinions).
 
@@ -495,7 +501,9 @@ def cross_links(
         for fid, day in closed.items()
         if base.get(fid) is None or base[fid] > day  # type: ignore[operator]
     }
-    links, states, days = _evolve_opinions(facts, supersessions, aliases, opinions_of)
+    links, states, days = _evolve_opinions(
+        facts, supersessions, aliases, opinions_of, texts or [], entities
+    )
     opinions: dict[str, dict[str, object]] = {}
     supersedes: list[tuple[str, str, date | None]] = []
     for opinion_id, state in states.items():
@@ -517,8 +525,10 @@ def cross_links(
                         "evidence": m.evidence,
                         "relation": m.relation,
                         "reason": m.reason,
+                        "source": m.source,
+                        **_ending(state, n),
                     }
-                    for m in state.history
+                    for n, m in enumerate(state.history)
                 ],
                 ensure_ascii=False,
             )
@@ -526,6 +536,15 @@ def cross_links(
         if state.superseded_by is not None:
             supersedes.append((state.superseded_by, opinion_id, days[state.superseded_by]))
     return CrossLinks(supersessions, closed, links, opinions, supersedes)
+
+
+def _ending(state: OpinionState, n: int) -> dict[str, str]:
+    """``{"ending": status}`` on the `n`-th move if it is the one that ended the opinion."""
+    if not state.status:
+        return {}
+    hits = [i for i, m in enumerate(state.history) if m.source == state.ended_by]
+    at = hits[0] if hits and state.ended_by else len(state.history) - 1
+    return {"ending": state.status} if n == at else {}
 
 
 def cross_rels(
@@ -540,6 +559,8 @@ def cross_rels(
             {"from": change.newer, "to": change.older, "day": change.day, "cue": change.cue}
         )
     for link in cross.links:
+        if link.evidence not in tables:
+            continue  # a sentence of free text: cited in the opinion's history only
         rel = "SUPPORTS" if link.relation == "supports" else "CONTRADICTS"
         out[(rel, tables[link.evidence], "Opinion")].append(
             {
@@ -599,6 +620,8 @@ def _evolve_opinions(
     changes: list[Supersession],
     aliases: Mapping[str, str],
     opinions_of: set[str] | None,
+    texts: list[FactRef] | None = None,
+    entities: Mapping[str, EntityInfo] | None = None,
 ) -> tuple[list[Link], dict[str, OpinionState], dict[str, date | None]]:
     """SUPPORTS / CONTRADICTS links into opinions, their confidence moved along them, and
     each opinion's day (see graphmem.opinions)."""
@@ -611,19 +634,47 @@ def _evolve_opinions(
         kept = tuple(dict.fromkeys(s for s in explicit if s in ref.slugs))
         return kept or tuple(sorted(ref.slugs))
 
+    def cite(ref: FactRef) -> str:
+        a, b = ref.block.line_start, ref.block.line_end
+        return f"{ref.path}#L{a}" + (f"-L{b}" if b > a else "")
+
     opinions = [
-        OpinionIn(ref.block.id, ref.block.text, ref.day, ref.block.confidence, about(ref))
+        OpinionIn(
+            ref.block.id, ref.block.text, ref.day, ref.block.confidence, about(ref), cite(ref)
+        )
         for ref in facts
         if ref.block.kind == "opinion"
     ]
     evidence = [
-        EvidenceIn(ref.block.id, ref.block.kind, ref.block.text, ref.day, about(ref))
+        EvidenceIn(
+            ref.block.id, ref.block.kind, ref.block.text, ref.day, about(ref), source=cite(ref)
+        )
         for ref in facts
         if ref.block.kind != "opinion"
     ]
+    # free text, sentence by sentence; an entity page's prose and memory.md count undated
+    evidence += [
+        EvidenceIn(
+            ref.block.id,
+            "log",
+            ref.block.text,
+            ref.day,
+            tuple(sorted(ref.slugs)),
+            path=ref.path,
+            line_start=ref.block.line_start,
+            curated=ref.role in ("entity", "core"),
+            line_end=ref.block.line_end,
+        )
+        for ref in texts or []
+        if ref.day is not None or ref.role in ("entity", "core")
+    ]
+    surfaces: dict[str, str] = {}
+    for ent in (entities or {}).values():
+        for name in (ent.name, *ent.aliases):
+            surfaces.setdefault(fold(name), ent.slug)
     days = {ref.block.id: ref.day for ref in facts if ref.block.kind == "opinion"}
     if opinions_of is None:
-        links, states = evaluate(opinions, evidence, supersessions=changes)
+        links, states = evaluate(opinions, evidence, supersessions=changes, surfaces=surfaces)
         return links, states, days
     # Only the opinions about `opinions_of`, with everything that can bear on them: items
     # sharing one of their entities, and items whose words on the same day would be merged
@@ -642,7 +693,7 @@ def _evolve_opinions(
 
     keep_o = [o for o in opinions if keep(o)]
     keep_e = [e for e in evidence if keep(e)]
-    links, states = evaluate(keep_o, keep_e, supersessions=changes)
+    links, states = evaluate(keep_o, keep_e, supersessions=changes, surfaces=surfaces)
     links = [lk for lk in links if lk.opinion in wanted]
     return links, {k: v for k, v in states.items() if k in wanted}, days
 

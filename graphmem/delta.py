@@ -72,7 +72,7 @@ from graphmem.windows import windows_of, write_windows
 STATE_FILE = "state.pickle"
 #: Bumped when the layout of the kept state, or of what a delta patches, changes (an older
 #: state means a full build). 4: the seed index holds windows.
-STATE_VERSION = 4
+STATE_VERSION = 5
 #: More changed files than this: a full build.
 MAX_CHANGED_FILES = 32
 #: A graph file this many times larger than after the last full build: a full build.
@@ -106,6 +106,8 @@ class FileState:
     mentions: Counter[str]
     entities: FileEntities
     warnings: tuple[Notice, ...]
+    #: The file's passages as opinion evidence (a pickled list of FactRef).
+    packed_texts: bytes = b""
 
     @classmethod
     def of(
@@ -124,6 +126,7 @@ class FileState:
             fr.mentions,
             entities,
             warnings,
+            pickle.dumps(fr.texts, protocol=pickle.HIGHEST_PROTOCOL),
         )
 
     @cached_property
@@ -131,8 +134,13 @@ class FileState:
         facts: list[FactRef] = pickle.loads(self.packed_facts)
         return facts
 
+    @cached_property
+    def texts(self) -> list[FactRef]:
+        texts: list[FactRef] = pickle.loads(self.packed_texts) if self.packed_texts else []
+        return texts
+
     def __getstate__(self) -> dict[str, object]:
-        return {k: v for k, v in self.__dict__.items() if k != "facts"}
+        return {k: v for k, v in self.__dict__.items() if k not in ("facts", "texts")}
 
 
 @dataclass
@@ -319,7 +327,10 @@ def apply_delta(
         facts = [
             ref for p in order for ref in (rows[p].facts if p in rows else state.files[p].facts)
         ]
-        cross = _cross(state, facts, edited, entities, aliases)
+        texts = [
+            ref for p in order for ref in (rows[p].texts if p in rows else state.files[p].texts)
+        ]
+        cross = _cross(state, facts, edited, entities, aliases, texts)
         made = _rel_set(cross_rels(cross, {ref.block.id: ref.table for ref in facts}))
     else:  # the cross-file passes read nothing that changed
         facts, cross, made = [], state.cross, state.rels
@@ -495,6 +506,7 @@ def _cross(
     edited: list[FactRef],
     entities: Mapping[str, EntityInfo],
     aliases: Mapping[str, str],
+    texts: list[FactRef] | None = None,
 ) -> CrossLinks:
     """The cross-file links after the edit; `edited` are the bullets, before and after, of
     the files whose bullets changed (see :func:`_changed_bullets`).
@@ -516,7 +528,9 @@ def _cross(
         for fid in (newer, older):
             if fid in by_id:
                 touched |= by_id[fid].slugs
-    fresh = cross_links(facts, entities, aliases, supersessions=supersessions, opinions_of=touched)
+    fresh = cross_links(
+        facts, entities, aliases, supersessions=supersessions, opinions_of=touched, texts=texts
+    )
     alive = {ref.block.id for ref in facts}
     redone = set(fresh.opinions)
     opinions = {
@@ -539,18 +553,19 @@ def _changed_bullets(
     cross-file passes read (empty: nothing they read changed)."""
     out: list[FactRef] = []
     for p in paths:
-        old = state.files[p].facts if p in state.files else []
-        new = rows[p].facts if p in rows else []
+        old = [*state.files[p].facts, *state.files[p].texts] if p in state.files else []
+        new = [*rows[p].facts, *rows[p].texts] if p in rows else []
         if [_essence(r) for r in old] != [_essence(r) for r in new]:
             out += [*old, *new]
     return out
 
 
 def _essence(ref: FactRef) -> tuple[object, ...]:
-    """What the cross-file passes read of a bullet (everything but its lines)."""
+    """What the cross-file passes read of a bullet, lines included: an opinion's history
+    cites its evidence as path#Lx-Ly."""
     b = ref.block
     return (b.id, b.kind, b.text, b.mentions, b.confidence, ref.day, ref.role, ref.slugs,
-            ref.valid_from, ref.valid_to)  # fmt: skip
+            ref.valid_from, ref.valid_to, b.line_start, b.line_end)  # fmt: skip
 
 
 def _evidence(

@@ -71,16 +71,18 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import date
 from functools import lru_cache
 from typing import NamedTuple
 
 from graphmem.blocks import DEFAULT_CONFIDENCE
 from graphmem.names import fold, normalize_text
+from graphmem.stance import REVOCATION, Unit, folded, read, units
 from graphmem.supersede import KINDS as FACT_KINDS
 from graphmem.supersede import FactIn, Supersession, find_supersessions
+from graphmem.verdicts import OpinionFrame, Verdict, frame, judge, names_of
 
 MIN_SHARED = 2
 RESTATE_OVERLAP = 0.5
@@ -93,7 +95,15 @@ K_MAX = 4
 PULL = 0.5
 SUPERSEDE_BELOW = 0.35
 SUPERSEDE_AFTER = 2
-WEIGHTS = {"stated": 1.0, "opinion": 0.8, "fact": 0.6, "basis": 0.4}
+WEIGHTS = {"own": 1.0, "stated": 1.0, "opinion": 0.8, "fact": 0.6, "text": 0.5, "basis": 0.4}
+#: An explicit ending (retraction, revocation, a prediction resolved) closes this much of the
+#: gap: c falls to 20% of itself, or rises 80% of the way to 1.
+STRONG = 0.8
+#: A second piece of support on a day it already had counts half: days are independent,
+#: sentences of one day's account are not.
+REPEAT = 0.5
+#: Support on this many distinct days, and no contradiction: the opinion is "reinforced".
+REINFORCED_DAYS = 3
 
 
 @dataclass(frozen=True)
@@ -105,18 +115,30 @@ class OpinionIn:
     day: date | None
     stated: float | None
     entities: tuple[str, ...]
+    #: Where it is written (to cite what superseded another opinion): path#Lx-Ly.
+    source: str = ""
 
 
 @dataclass(frozen=True)
 class EvidenceIn:
-    """A fact or opinion that may bear on an opinion; `stated` is an opinion's explicit c."""
+    """A fact, opinion or passage of free text that may bear on an opinion; `stated` is an
+    opinion's explicit c. A passage (kind "log") is judged sentence by sentence: `path` and
+    `line_start` place its first line so each sentence is cited with its own lines.
+    `curated` marks undated text that still counts (an entity page's prose, memory.md),
+    applied after all dated evidence."""
 
     id: str
-    kind: str  # world | experience | observation | opinion
+    kind: str  # world | experience | observation | opinion | log
     text: str
     day: date | None
     entities: tuple[str, ...]
     stated: float | None = None
+    source: str = ""
+    path: str = ""
+    line_start: int = 0
+    curated: bool = False
+    #: The passage's last line (0: derived from its text's line breaks).
+    line_end: int = 0
 
 
 @dataclass(frozen=True)
@@ -129,6 +151,11 @@ class Link:
     weight: float
     day: date | None
     reason: str
+    #: path#Lx-Ly of the evidence (a sentence of a passage: its own lines).
+    source: str = ""
+    #: An explicit retraction, revocation or resolution: a large move, and an ending.
+    strong: bool = False
+    ending: str = ""  # "" | confirmed | refuted | retracted | revoked
 
 
 @dataclass(frozen=True)
@@ -141,16 +168,22 @@ class Move:
     evidence: str
     relation: str
     reason: str
+    source: str = ""
 
 
 @dataclass(frozen=True)
 class OpinionState:
-    """Where an opinion's confidence ended up, how it got there, and what replaced it."""
+    """Where an opinion's confidence ended up, how it got there, and what replaced it.
+
+    `status`: "" (open), confirmed, refuted, retracted, revoked, superseded or reinforced;
+    `ended_by`: the path#Lx-Ly of the evidence that ended it."""
 
     id: str
     confidence: float
     history: tuple[Move, ...]
     superseded_by: str | None
+    status: str = ""
+    ended_by: str = ""
 
 
 # --- reading a text -------------------------------------------------------------------------
@@ -396,11 +429,115 @@ def _describe(c: _Cue) -> str:
 # --- the whole evidence set -----------------------------------------------------------------
 
 
+class _Unit(NamedTuple):
+    """A sentence of free text, ready to be judged."""
+
+    item: EvidenceIn
+    named: frozenset[str]  # entities named in the sentence itself
+    about: frozenset[str]  # named, plus those a pronoun carries over from the sentence before
+    first: str  # the first entity named, "" when none
+    travel: bool  # its passage speaks of travelling (and not of being home)
+
+
+class _Names:
+    """Entity surfaces (folded name or alias -> slug) found in text at word boundaries."""
+
+    def __init__(self, surfaces: Mapping[str, str]) -> None:
+        self.by_slug: dict[str, list[str]] = defaultdict(list)
+        for surface, slug in sorted(surfaces.items()):
+            if len(surface) >= 2:
+                self.by_slug[slug].append(surface)
+        latin = sorted((s for s in surfaces if len(s) >= 2 and s.isascii()), key=len, reverse=True)
+        other = sorted((s for s in surfaces if len(s) >= 2 and not s.isascii()), key=len, reverse=True)  # fmt: skip
+        self.surfaces = dict(surfaces)
+        self._tokens: dict[str, frozenset[str]] = {}
+        pattern = []
+        if latin:
+            pattern.append(r"(?<![a-z0-9])(?:" + "|".join(map(re.escape, latin)) + r")(?![a-z0-9])")
+        if other:
+            pattern.append("(?:" + "|".join(map(re.escape, other)) + ")")
+        self.rx = re.compile("|".join(pattern)) if pattern else None
+
+    def find(self, text: str) -> list[str]:
+        """Slugs named in `text`, in order of first appearance."""
+        if self.rx is None:
+            return []
+        low = folded(text)
+        return list(dict.fromkeys(self.surfaces[m.group()] for m in self.rx.finditer(low)))
+
+    def tokens(self, slugs: Iterable[str]) -> frozenset[str]:
+        """The topic tokens of these entities' names (left out of topic overlap)."""
+        out: set[str] = set()
+        for slug in slugs:
+            if slug not in self._tokens:
+                self._tokens[slug] = names_of([*self.by_slug.get(slug, ()), slug])
+            out |= self._tokens[slug]
+        return frozenset(out)
+
+
+def _paragraphs(evidence: Sequence[EvidenceIn], names: _Names) -> dict[str, list[_Unit]]:
+    """The sentences of every passage, by passage id. Passages of one file whose lines touch
+    (the sentences of one paragraph, the lines of one chat) are read as one run: a pronoun
+    reaches back into the previous passage, and a mention of travelling covers the run."""
+    runs: list[list[EvidenceIn]] = []
+    end = -1
+    for ev in evidence:
+        if ev.kind != "log":
+            continue
+        if runs and runs[-1][-1].path == ev.path and ev.day == runs[-1][-1].day and ev.line_start <= end + 1:  # fmt: skip
+            runs[-1].append(ev)
+        else:
+            runs.append([ev])
+        end = ev.line_start + ev.text.count("\n")
+    out: dict[str, list[_Unit]] = {}
+    for run in runs:
+        found = {ev.id: _units_of(ev) for ev in run}
+        texts = [u.text for us in found.values() for u in us]
+        travel = any(read(t).travel for t in texts) and not any(read(t).home for t in texts)
+        previous: frozenset[str] = frozenset()
+        for ev in run:
+            out[ev.id], previous = _split(ev, names, found[ev.id], travel, previous)
+    return out
+
+
+def _units_of(ev: EvidenceIn) -> list[Unit]:
+    """A passage's sentences; a one-sentence passage keeps the passage's own lines (its
+    text may be joined from a hard-wrapped sentence)."""
+    found = units(ev.text, ev.line_start)
+    if len(found) == 1 and ev.line_end > found[0].line_end:
+        return [Unit(found[0].text, found[0].line_start, ev.line_end)]
+    return found
+
+
+def _split(
+    ev: EvidenceIn, names: _Names, found: list[Unit], travel: bool, before: frozenset[str]
+) -> tuple[list[_Unit], frozenset[str]]:
+    """The sentences of a passage with the entities each is about, and what a pronoun in
+    the next passage of the run may refer to."""
+    out: list[_Unit] = []
+    previous = before | frozenset(ev.entities)  # an entity page is about its entity
+    for u in found:
+        named = names.find(u.text)
+        r = read(u.text)
+        if r.speaker:
+            named = [*names.find(r.speaker), *named]
+        about = frozenset(named) | frozenset(ev.entities)
+        if r.pronoun or not named:
+            about |= previous
+        source = f"{ev.path}#L{u.line_start}" + (f"-L{u.line_end}" if u.line_end > u.line_start else "")  # fmt: skip
+        item = replace(ev, id=f"{ev.id}@L{u.line_start}", text=u.text, source=source)
+        out.append(_Unit(item, frozenset(named), about, named[0] if named else "", travel))
+        if named or not r.pronoun:
+            previous = about if named else previous
+    return out, previous
+
+
 def evaluate(
     opinions: Sequence[OpinionIn],
     evidence: Sequence[EvidenceIn],
     similarity: Callable[[str, str], float] | None = None,
     supersessions: Sequence[Supersession] | None = None,
+    surfaces: Mapping[str, str] | None = None,
 ) -> tuple[list[Link], dict[str, OpinionState]]:
     """Every SUPPORTS / CONTRADICTS link and each opinion's resulting confidence state.
 
@@ -408,48 +545,102 @@ def evaluate(
     same id changes nothing). `similarity(opinion, evidence)` is an optional cosine of
     embeddings. `supersessions` are the SUPERSEDES edges among the facts, when the caller
     has them; otherwise they are found with `graphmem.supersede.find_supersessions`.
+    `surfaces` (folded name or alias -> slug) find the entities a sentence names. Passages
+    (kind "log") are judged sentence by sentence with graphmem.verdicts.
     Links come in date order; states keep the order of `opinions`. Rules: module docstring.
     """
+    names = _Names(surfaces or {})
     first: dict[str, OpinionIn] = {}
     for o in opinions:
         first.setdefault(o.id, o)  # the same id twice is one opinion
     ops = list(first.values())
     position = {o.id: i for i, o in enumerate(ops)}
     items: list[EvidenceIn] = []
+    sentences: dict[str, _Unit] = {}
     seen_ids: set[str] = set()
-    seen_texts: set[tuple[date, str]] = set()
+    seen_texts: set[tuple[date | None, str]] = set()
     as_evidence = [
-        EvidenceIn(o.id, "opinion", o.statement, o.day, o.entities, o.stated) for o in ops
+        EvidenceIn(o.id, "opinion", o.statement, o.day, o.entities, o.stated, o.source) for o in ops
     ]
+    # free text is read sentence by sentence only where it can bear on an opinion: it names
+    # an entity an opinion is about, or carries a rule (which may name no one)
+    aimed = {e for o in ops if o.day is not None for e in (*o.entities, *names.find(o.statement))}
+    rules = any(o.day is not None and frame(o.statement, o.day, frozenset()).kind == "permission" for o in ops)  # fmt: skip
+
+    def wanted_text(ev: EvidenceIn) -> bool:
+        if aimed.intersection(ev.entities) or aimed.intersection(names.find(ev.text)):
+            return True
+        return rules and bool(REVOCATION.search(folded(ev.text)))
+
+    logs = [ev for ev in evidence if ev.kind == "log" and (ev.day is not None or ev.curated)]
+    keep_runs = {ev.id for ev in logs if wanted_text(ev)}
+    split = _paragraphs(logs, names) if keep_runs else {}
     for ev in (*as_evidence, *evidence):
-        if ev.id in seen_ids or ev.day is None:
+        if ev.id in seen_ids or (ev.day is None and not ev.curated):
             continue
         seen_ids.add(ev.id)
-        key = (ev.day, normalize_text(ev.text))
-        if key not in seen_texts:  # the same words on the same day are one piece of evidence
+        if ev.kind == "log" and ev.id not in keep_runs:
+            continue
+        parts: list[_Unit | None] = list(split[ev.id]) if ev.kind == "log" else [None]
+        for part in parts:
+            one = ev if part is None else part.item
+            key = (one.day, normalize_text(one.text))
+            if key in seen_texts:  # the same words on the same day are one piece of evidence
+                continue
             seen_texts.add(key)
-            items.append(ev)
-    items.sort(key=lambda ev: ev.day or date.min)  # stable: same-day input order is kept
+            items.append(one)
+            if part is not None:
+                sentences[one.id] = part
+    items.sort(key=_when)  # stable: same-day input order is kept
     wanted = {e for o in ops if o.day is not None for e in o.entities}
     index: dict[tuple[str, str], list[int]] = defaultdict(list)  # (entity, word) -> items
+    near: dict[str, list[int]] = defaultdict(list)  # entity -> items about it
     for i, ev in enumerate(items):
-        if shared := wanted.intersection(ev.entities):
+        unit = sentences.get(ev.id)
+        about = unit.about if unit else frozenset(ev.entities) | frozenset(names.find(ev.text))
+        for e in about:
+            near[e].append(i)
+        if not about and read(ev.text).revocation:
+            near[""].append(i)  # a rule naming no one ("from now on, ask me first")
+        if unit is None and (shared := wanted.intersection(ev.entities)):
             tokens = _read(ev.text, ev.entities).tokens
             for e in shared:
                 for t in tokens:
                     index[(e, t)].append(i)
-    ended = _ended(items, supersessions) if ops else {}
+    ended = _ended([ev for ev in items if ev.id not in sentences], supersessions) if ops else {}
     by_id = {ev.id: i for i, ev in enumerate(items)}
+    ctx = _Context(position, items, index, near, ended, by_id, similarity, names, sentences)
 
     links: list[Link] = []
     states: dict[str, OpinionState] = {}
     for op in ops:
         start = _clamp(op.stated if op.stated is not None else DEFAULT_CONFIDENCE)
-        found = _links(op, position, items, index, ended, by_id, similarity) if op.day else []
+        found = _links(op, ctx) if op.day else []
         links.extend(found)
         states[op.id] = _apply(op, start, found, items, by_id)
     links.sort(key=lambda lk: (by_id[lk.evidence], position[lk.opinion]))  # items are by date
     return links, states
+
+
+def _when(ev: EvidenceIn) -> tuple[bool, date]:
+    """Dated evidence by day, then curated (undated) text."""
+    return (ev.day is None, ev.day or date.min)
+
+
+def _cite(ev: EvidenceIn) -> str:
+    return ev.source
+
+
+class _Context(NamedTuple):
+    position: Mapping[str, int]
+    items: list[EvidenceIn]
+    words: Mapping[tuple[str, str], list[int]]
+    near: Mapping[str, list[int]]
+    ended: Mapping[str, tuple[str, str]]
+    by_id: Mapping[str, int]
+    similarity: Callable[[str, str], float] | None
+    names: _Names
+    sentences: Mapping[str, _Unit]
 
 
 def _ended(
@@ -458,25 +649,33 @@ def _ended(
     """older fact id -> (newer fact id, cue)."""
     if given is None:
         facts = [FactIn(ev.id, ev.text, ev.day, ev.day, ev.entities, ev.kind)
-                 for ev in items if ev.kind in FACT_KINDS]  # fmt: skip
+                 for ev in items if ev.kind in FACT_KINDS and ev.day is not None]  # fmt: skip
         given = find_supersessions(facts)
     return {s.older: (s.newer, s.cue) for s in given}
 
 
-def _links(
-    op: OpinionIn,
-    position: Mapping[str, int],
-    items: list[EvidenceIn],
-    index: Mapping[tuple[str, str], list[int]],
-    ended: Mapping[str, tuple[str, str]],
-    by_id: Mapping[str, int],
-    similarity: Callable[[str, str], float] | None,
-) -> list[Link]:
+def _weight(ev: EvidenceIn, own: bool) -> float:
+    if own:
+        return WEIGHTS["own"]
+    if ev.kind == "opinion":
+        return WEIGHTS["stated" if ev.stated is not None else "opinion"]
+    if ev.kind == "log":
+        return WEIGHTS["text"]
+    return WEIGHTS["fact"]
+
+
+def _links(op: OpinionIn, ctx: _Context) -> list[Link]:
     assert op.day is not None
+    items, by_id = ctx.items, ctx.by_id
     mine = _read(op.statement, op.entities)
-    candidates = sorted(
-        {i for e in set(op.entities) for t in mine.tokens for i in index.get((e, t), ())}
-    )
+    holder = op.entities[0] if op.entities else ""
+    targets = frozenset(op.entities) | frozenset(ctx.names.find(op.statement))
+    name_tokens = ctx.names.tokens(targets)
+    framed = frame(op.statement, op.day, name_tokens)
+    old = {i for e in set(op.entities) for t in mine.tokens for i in ctx.words.get((e, t), ())}
+    new = {i for e in targets for i in ctx.near.get(e, ())}
+    if framed.kind == "permission":
+        new.update(ctx.near.get("", ()))
     out: dict[str, Link] = {}
     basis: list[str] = []
     about = set(op.entities)
@@ -484,33 +683,28 @@ def _links(
     def rests(fact: EvidenceIn) -> bool:  # a fact about two or more of the opinion's entities
         return len(set(fact.entities)) >= 2 and set(fact.entities) <= about
 
-    for i in candidates:
+    for i in sorted(old | new):
         ev = items[i]
-        assert ev.day is not None
-        counts = ev.day >= op.day and ev.id != op.id
-        if ev.kind == "opinion" and ev.id in position:
-            counts = counts and (ev.day > op.day or position[ev.id] > position[op.id])
-        if not counts and ev.id not in ended:
-            continue
-        named = set(ev.entities)
-        if named - about and about - named and not (ev.id in ended and named <= about):
-            continue  # each names an entity the other lacks: Rosa's view vs Andy's, X vs Y
-        cosine = _cosine(similarity, op.statement, ev.text)
-        pinned = len(about & named) >= 2
-        verdict = _judge(mine, _read(ev.text, ev.entities), ev.kind == "opinion", pinned, cosine)
-        if counts and verdict.relation is not None:
-            if ev.kind != "opinion":
-                weight = WEIGHTS["fact"]
-            else:
-                weight = WEIGHTS["stated" if ev.stated is not None else "opinion"]
-            reason = verdict.reason
-            if verdict.relation == "supports" and ev.stated is not None:
-                reason += f" (c={ev.stated:g})"
-            out[ev.id] = Link(ev.id, op.id, verdict.relation, weight, ev.day, reason)
-        if verdict.agrees and ev.id in ended and ev.kind in FACT_KINDS and rests(ev):
-            basis.append(ev.id)
+        counts = ev.id != op.id and (ev.day is None or ev.day >= op.day)
+        if ev.kind == "opinion" and ev.id in ctx.position:
+            later = ev.day is not None and (
+                ev.day > op.day or ctx.position[ev.id] > ctx.position[op.id]
+            )
+            counts = counts and later
+        link: Link | None = None
+        if i in old and ev.id not in ctx.sentences and ev.day is not None:
+            link = _word_link(op, ev, mine, about, counts, ctx, basis, rests)
+        if counts and i in new:  # an explicit retraction overrides the word-overlap judgement
+            verdict = _rules(op, ev, framed, holder, targets, ctx)
+            if verdict is not None and (verdict[1].strong or link is None):
+                own, v = verdict
+                if ev.kind != "opinion" or v.strong:
+                    link = Link(ev.id, op.id, v.relation, _weight(ev, own), ev.day, v.reason,
+                                _cite(ev), v.strong, v.ending)  # fmt: skip
+        if link is not None:
+            out[ev.id] = link
     for older in basis:
-        newer, cue = ended[older]
+        newer, cue = ctx.ended[older]
         j = by_id.get(newer)
         if j is None or newer in out or newer == op.id:
             continue
@@ -519,9 +713,100 @@ def _links(
         # the supersede fallback ("marker: ...", a changed name next to "now") is too weak
         # a guess to take an opinion down with it
         if day >= op.day and about & set(items[j].entities) and not cue.startswith("marker:"):
-            reason = f"rests on superseded fact {older}: {cue}"
-            out[newer] = Link(newer, op.id, "contradicts", WEIGHTS["basis"], day, reason)
+            reason = f"rests on superseded fact {_cite(items[by_id[older]]) or older}: {cue}"
+            out[newer] = Link(newer, op.id, "contradicts", WEIGHTS["basis"], day, reason, _cite(items[j]))  # fmt: skip
     return sorted(out.values(), key=lambda lk: by_id[lk.evidence])
+
+
+def _word_link(
+    op: OpinionIn,
+    ev: EvidenceIn,
+    mine: _Text,
+    about: set[str],
+    counts: bool,
+    ctx: _Context,
+    basis: list[str],
+    rests: Callable[[EvidenceIn], bool],
+) -> Link | None:
+    """The word-overlap judgement of a bullet (the module docstring's first tables)."""
+    if not counts and ev.id not in ctx.ended:
+        return None
+    named = set(ev.entities)
+    if named - about and about - named and not (ev.id in ctx.ended and named <= about):
+        return None  # each names an entity the other lacks: Rosa's view vs Andy's, X vs Y
+    cosine = _cosine(ctx.similarity, op.statement, ev.text)
+    pinned = len(about & named) >= 2
+    verdict = _judge(mine, _read(ev.text, ev.entities), ev.kind == "opinion", pinned, cosine)
+    if verdict.agrees and ev.id in ctx.ended and ev.kind in FACT_KINDS and rests(ev):
+        basis.append(ev.id)
+    if not counts or verdict.relation is None:
+        return None
+    reason = verdict.reason
+    if verdict.relation == "supports" and ev.stated is not None:
+        reason += f" (c={ev.stated:g})"
+    return Link(ev.id, op.id, verdict.relation, _weight(ev, False), ev.day, reason, _cite(ev))
+
+
+def _rules(
+    op: OpinionIn,
+    ev: EvidenceIn,
+    framed: OpinionFrame,
+    holder: str,
+    targets: frozenset[str],
+    ctx: _Context,
+) -> tuple[bool, Verdict] | None:
+    """The stance rules (graphmem.verdicts) for one item, with who it is about."""
+    unit = ctx.sentences.get(ev.id)
+    if unit is not None:
+        named, about, first, travel = unit.named, unit.about, unit.first, unit.travel
+    else:
+        found = ctx.names.find(ev.text)
+        explicit = list(dict.fromkeys(ev.entities))
+        named = frozenset(found) | frozenset(explicit)
+        about = named
+        first = explicit[0] if explicit else (found[0] if found else "")
+        travel = False
+    anonymous = not about
+    if about and not about & targets:
+        return None  # the sentence is about someone or something else: a distractor
+    about_holder = holder in about
+    r = read(ev.text)
+    speaker = ctx.names.find(r.speaker) if r.speaker else []
+    own = bool(speaker) and speaker[0] == holder
+    if unit is None:  # a bullet whose first @mention is the holder, reporting speech
+        own = own or (ev.kind != "opinion" and r.reported and first == holder and bool(holder))
+    elif holder and not own:  # "Théo said", "she told me" right after Théo was named
+        who = [re.escape(s) for s in ctx.names.by_slug.get(holder, ())]
+        if holder in about and _said(who).search(folded(ev.text)):
+            own = holder in unit.named or bool(_said([]).search(folded(ev.text)))
+    if ev.kind == "opinion" and holder in ev.entities[:1]:
+        own = own or ev.stated is not None
+    v = judge(
+        framed,
+        ev.text,
+        ev.day,
+        ctx.names.tokens(named | targets),
+        about_holder=about_holder,
+        own_words=own,
+        holder_named=holder in ctx.names.find(ev.text),
+        context_travel=travel,
+        generic=unit is not None or own,
+        anonymous=anonymous,
+    )
+    return None if v is None else (own, v)
+
+
+@lru_cache(maxsize=4096)
+def _said_rx(who: tuple[str, ...]) -> re.Pattern[str]:
+    names = "|".join((*who, "he", "she", "il", "elle", "ele", "ela", "er", "sie", "el", "ella"))
+    return re.compile(
+        rf"(?<![a-z0-9])(?:{names})\s+(?:\w+\s+)?(?:said|says|told|tells|asked|admitted|agreed|"
+        r"a dit|disse|diz|sagte|sagt|dijo|dice)(?![a-z0-9])"
+    )
+
+
+def _said(who: list[str]) -> re.Pattern[str]:
+    return _said_rx(tuple(who))
 
 
 def _cosine(
@@ -538,33 +823,53 @@ def _apply(
     items: list[EvidenceIn],
     by_id: Mapping[str, int],
 ) -> OpinionState:
-    """Fold `links` (in date order) into a confidence, a history and a supersession."""
+    """Fold `links` (in date order) into a confidence, a history and an ending."""
     c = start
     moves: list[Move] = []
     days: set[date] = set()
+    support_days: set[date] = set()
     superseded: str | None = None
-    rival: tuple[str, float] | None = None  # newest contradicting opinion and its confidence
+    status, ended_by = "", ""
+    rival: tuple[str, float, bool] | None = None  # newest contradicting view, its c, an opinion?
     for lk in links:
         ev = items[by_id[lk.evidence]]
+        day = lk.day or date.max  # curated text counts as one more, independent, day
+        if status in ("confirmed", "refuted", "revoked", "retracted") and not lk.strong:
+            continue  # settled: only another explicit ending moves it again
         if lk.relation == "supports":
-            if ev.stated is not None:
+            if lk.strong:
+                new = c + STRONG * (1 - c)
+            elif ev.stated is not None:
                 new = c + PULL * lk.weight * (_clamp(ev.stated) - c)
             else:
-                new = c + A_SUPPORT * lk.weight * (1 - c)
+                repeat = REPEAT if day in support_days else 1.0
+                new = c + A_SUPPORT * lk.weight * repeat * (1 - c)
+            support_days.add(day)
         else:
-            assert lk.day is not None
-            days.add(lk.day)
-            new = c - A_CONTRA * lk.weight * min(len(days), K_MAX) * c
-            if ev.kind == "opinion":
+            days.add(day)
+            if lk.strong:
+                new = c * (1 - STRONG)
+            else:
+                new = c - A_CONTRA * lk.weight * min(len(days), K_MAX) * c
+            if ev.kind == "opinion" or lk.weight >= WEIGHTS["own"]:
                 stated = ev.stated if ev.stated is not None else DEFAULT_CONFIDENCE
-                rival = (ev.id, _clamp(stated))
+                rival = (lk.evidence, _clamp(stated), ev.kind == "opinion")
         new = round(_clamp(new), 4)
-        moves.append(Move(lk.day, c, new, lk.evidence, lk.relation, lk.reason))
+        moves.append(Move(lk.day, c, new, lk.evidence, lk.relation, lk.reason, lk.source))
         c = new
+        if lk.ending and (not status or status == "superseded"):  # the first ending cites
+            status, ended_by = lk.ending, lk.source
         if lk.relation == "contradicts" and superseded is None and rival is not None:
-            if c < SUPERSEDE_BELOW or len(days) >= SUPERSEDE_AFTER or c <= rival[1]:
-                superseded = rival[0]
-    return OpinionState(op.id, c, tuple(moves), superseded)
+            held = c <= rival[1]  # the holder's newer view is now held more firmly
+            if c < SUPERSEDE_BELOW or len(days) >= SUPERSEDE_AFTER or held:
+                # a newer opinion gets a SUPERSEDES edge; the holder's own words (a sentence)
+                # end it all the same, cited
+                superseded = rival[0] if rival[2] else ""
+                if not status:
+                    status, ended_by = "superseded", items[by_id[rival[0]]].source or rival[0]
+    if not status and len(support_days) >= REINFORCED_DAYS and not days and c > start:
+        status = "reinforced"
+    return OpinionState(op.id, c, tuple(moves), superseded or None, status, ended_by)
 
 
 def _clamp(x: float) -> float:

@@ -148,6 +148,9 @@ def parse(path: str, text: str) -> ParsedFile:
     front, body_start = front_matter(lines)
     generated, fenced = _regions(lines, body_start, state)
     entity = _entity_page(path, lines, front, generated | fenced) if role == "entity" else None
+    if entity is not None:
+        for n, key in _unknown_keys(lines, body_start, generated | fenced):
+            state.warn(n, f"unknown page key {key!r} (known: Aliases, Kind); read as plain text")
     for unit in _units(lines, body_start, state, generated):
         _emit(unit, state)
     return ParsedFile(
@@ -221,6 +224,29 @@ def _regions(lines: list[str], start: int, state: _State) -> tuple[set[int], set
             "indexed as your own text",
         )
     return generated, fenced
+
+
+_PAGE_KEY = re.compile(r"^(?:\*\*)?([A-Z][A-Za-z]{1,19})(?:\*\*)?\s*:(?:\*\*)?(?:\s|$)")
+
+
+def _unknown_keys(lines: list[str], start: int, skip: set[int]) -> list[tuple[int, str]]:
+    """(line, key) of each ``Key: value`` line of a page's head (up to its first paragraph
+    break after the title) that is not Aliases or Kind: a ``Type: person`` is a typo."""
+    out: list[tuple[int, str]] = []
+    for i in range(start, len(lines)):
+        line = lines[i]
+        if i in skip or line.startswith("#"):
+            continue
+        if not line.strip():
+            if out or i > start + 1:
+                break
+            continue
+        m = _PAGE_KEY.match(line)
+        if m is None:
+            break
+        if m.group(1).lower() not in ("aliases", "kind"):
+            out.append((i + 1, m.group(1)))
+    return out
 
 
 def _entity_page(path: str, lines: list[str], front: dict[str, str], skip: set[int]) -> EntityPage:

@@ -36,6 +36,8 @@ class OpinionView:
     supports: tuple[str, ...] = ()
     contradicts: tuple[str, ...] = ()
     history: tuple[dict[str, Any], ...] = ()
+    #: "" (open), confirmed, refuted, retracted, revoked, superseded or reinforced.
+    status: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
@@ -47,6 +49,8 @@ class OpinionView:
             "stated_confidence": self.stated,
             "last_updated": self.last_updated.isoformat() if self.last_updated else None,
             "superseded_by": self.superseded_by,
+            "status": self.status or None,
+            "confirmed": self.status == "confirmed",
             "source": self.source,
             "evidence_for": list(self.supports),
             "evidence_against": list(self.contradicts),
@@ -68,21 +72,34 @@ def opinions(graph: Graph, entity: str | None = None) -> list[OpinionView]:
         about.setdefault(row["id"], []).append(row["name"])
         slugs.setdefault(row["id"], set()).add(row["slug"])
     ids = [r["id"] for r in rows if slug is None or slug in slugs.get(r["id"], set())]
-    evidence: dict[str, dict[str, list[str]]] = {
-        i: {"SUPPORTS": [], "CONTRADICTS": []} for i in ids
-    }
     sources = {
         r["id"]: source_ref(r["path"], r["line_start"], r["line_end"])
         for r in graph.run("reflect/claim_sources").dicts()
     }
-    for opinion, ev, relation, weight, day in graph.run("recall/opinion_evidence", ids=ids).rows:
-        where = sources.get(ev, ev)
-        evidence[opinion][relation].append(f"{where} ({weight:+.2f}, {day or 'undated'})")
     newer = {r["older"]: r["newer"] for r in graph.run("reflect/opinion_supersedes").dicts()}
     out = []
+    wanted = set(ids)
     for row in rows:
-        if row["id"] not in evidence:
+        if row["id"] not in wanted:
             continue
+        history = tuple(json.loads(row["history"])) if row["history"] else ()
+        status, ended_by = "", None
+        evidence: dict[str, list[str]] = {"supports": [], "contradicts": []}
+        for move in history:
+            where = move.get("source") or sources.get(move["evidence"], "")
+            move["source"] = where
+            delta = move["new"] - move["old"]
+            evidence[move["relation"]].append(
+                f"{where} ({delta:+.2f}, {move.get('day') or 'undated'}: {move['reason']})"
+            )
+            if move.get("ending"):
+                status, ended_by = move["ending"], where
+        replaced = newer.get(row["id"])
+        superseded_by = sources.get(replaced, "") if replaced else None
+        if status in ("superseded", "revoked", "retracted"):
+            superseded_by = superseded_by or ended_by
+        if status == "" and row["superseded"]:
+            status = "superseded"
         out.append(
             OpinionView(
                 id=row["id"],
@@ -91,11 +108,12 @@ def opinions(graph: Graph, entity: str | None = None) -> list[OpinionView]:
                 confidence=row["confidence"],
                 stated=row["stated_confidence"],
                 last_updated=row["last_updated"],
-                superseded_by=newer.get(row["id"]),
+                superseded_by=superseded_by,
                 source=source_ref(row["path"], row["line_start"], row["line_end"]),
-                supports=tuple(evidence[row["id"]]["SUPPORTS"]),
-                contradicts=tuple(evidence[row["id"]]["CONTRADICTS"]),
-                history=tuple(json.loads(row["history"])) if row["history"] else (),
+                supports=tuple(evidence["supports"]),
+                contradicts=tuple(evidence["contradicts"]),
+                history=tuple({k: v for k, v in m.items() if k != "evidence"} for m in history),
+                status=status,
             )
         )
     return out
@@ -114,7 +132,8 @@ class ReflectReport:
 
 
 def reflect(settings: Settings, since: date, now: date, *, dry_run: bool = False) -> ReflectReport:
-    """Index, report the confidence moves whose evidence is dated in [since, now], and
+    """Index, report the confidence moves whose evidence is dated in [since, now] (or is
+    curated, undated text), and
     regenerate the bank pages (unless `dry_run`), then index again so the pages' own
     sources are current."""
     index_workspace(settings)
@@ -124,9 +143,10 @@ def reflect(settings: Settings, since: date, now: date, *, dry_run: bool = False
             (view, move)
             for view in views
             for move in view.history
-            if move.get("day") and since.isoformat() <= move["day"] <= now.isoformat()
+            # undated moves come from curated text (an entity page, memory.md), read as of now
+            if not move.get("day") or since.isoformat() <= move["day"] <= now.isoformat()
         ]
-        pages = regenerate(graph, settings.workspace, dry_run=dry_run)
+        pages = regenerate(graph, settings.workspace, dry_run=dry_run, now=now)
     report = None if dry_run else index_workspace(settings)
     return ReflectReport(
         since=since, now=now, moves=moves, pages=pages, index=report, dry_run=dry_run

@@ -8,6 +8,7 @@ import hashlib
 import re
 import shutil
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -296,7 +297,7 @@ def test_hostile_mentions_never_write_outside_bank_entities(
     index_workspace(settings)
     with open_graph(settings) as g:
         slugs = {r["slug"] for r in g.run("entity/list").dicts()}
-        changes = regenerate(g, root)
+        changes = regenerate(g, root, min_mentions=3)
     assert slugs == {"hidden", "con", "_", "env-local", "lin-wei"}
     pages = {c.path for c in changes if c.path.startswith("bank/entities/") and c.changed}
     assert pages == {
@@ -333,11 +334,13 @@ def test_a_page_symlinked_out_of_the_workspace_is_left_alone(
 
 
 def test_which_entities_get_a_page() -> None:
-    plain = {"slug": "vienna", "declared": False, "page": None}
-    assert not wants_page(plain, days=2, min_days=3)
-    assert wants_page(plain, days=3, min_days=3)
-    assert wants_page({**plain, "declared": True}, days=0, min_days=3)
-    assert wants_page({**plain, "page": "bank/entities/Vienna.md"}, days=0, min_days=3)
+    plain = {"slug": "vienna", "declared": False, "page": None, "mentions": 40}
+    declared = {**plain, "declared": True}
+    assert not wants_page(plain, days=30, min_days=3)  # found by NER only: never a page
+    assert not wants_page({**declared, "mentions": 4}, days=3, min_days=3)
+    assert not wants_page(declared, days=2, min_days=3)
+    assert wants_page({**declared, "mentions": 5}, days=3, min_days=3)
+    assert wants_page({**plain, "page": "bank/entities/Vienna.md", "mentions": 0}, days=0)
 
 
 def graph_contents(settings: Settings) -> tuple[list[object], ...]:
@@ -370,3 +373,48 @@ def test_reindexing_after_regeneration_reads_the_same_graph(sample: Path) -> Non
 def test_page_change_is_plain_data() -> None:
     change = PageChange("bank/world.md", None, "x\n", "diff", True)
     assert change.reason is None
+
+
+def test_pages_current_facts_timeline_and_proposals(make_workspace: WriteFiles) -> None:
+    """A page only for a declared entity with weight; its current facts are about it and
+    valid at `now`; events, plans and facts about others go elsewhere; the rest of the
+    names are suggestions in proposals.md."""
+    days = {
+        1: "- W @Nora: Nora works at Halden as a data engineer.\n"
+        "- W @Nora: Conference in Oslo on 2025-01-20.\n",
+        2: "- W @Nora: Nora lives in Bergen.\n- W @Halden: Halden hired Nora in 2024.\n",
+        3: "- W @Nora: In Tromsø from 3 to 5 January for a workshop.\n",
+        4: "- B @Nora: I booked her train.\n- W @Pia: Pia met Nora at the station.\n",
+        5: "- W @Nora: Nora's v2 pipeline released on 5 January.\n",
+    }
+    head = "\n\nNora, and Tromsø again.\n\n## Retain\n"
+    files = {f"memory/2025-01-0{d}.md": f"# 2025-01-0{d}{head}{body}" for d, body in days.items()}
+    root = make_workspace(files)
+    settings = settings_for(root)
+    index_workspace(settings)
+    with open_graph(settings) as g:
+        regenerate(g, root, now=date(2025, 1, 10))
+    pages = sorted(p.name for p in (root / "bank/entities").glob("*.md"))
+    assert pages == ["Nora.md"]  # Halden and Pia: too few mentions; Tromsø: NER at most
+    text = (root / "bank/entities/Nora.md").read_text(encoding="utf-8")
+    current = text.split("### Current facts")[1].split("###")[0]
+    assert "works at Halden" in current and "lives in Bergen" in current
+    assert "Tromsø" not in current and "released" not in current  # a trip, an event
+    assert "Conference in Oslo" not in current and "Pia met Nora" not in current
+    assert "Halden hired Nora" not in current  # its subject is Halden
+    assert "Conference in Oslo" in text  # Upcoming or Timeline, by its resolved validity
+    timeline = text.split("### Timeline")[1].split("###")[0]
+    assert "Tromsø" in timeline and "released" in timeline and "booked her train" in timeline
+    proposals = (root / "bank/proposals.md").read_text(encoding="utf-8")
+    assert "Nora (" not in proposals
+
+
+def test_an_unknown_page_key_is_warned_with_file_and_line(make_workspace: WriteFiles) -> None:
+    root = make_workspace(
+        {"bank/entities/Nora.md": "# Nora\nAliases: N.\nType: person\n\nProse.\n"}
+    )
+    report = index_workspace(settings_for(root))
+    assert any(
+        w.path == "bank/entities/Nora.md" and w.line == 3 and "Type" in w.message
+        for w in report.warnings
+    )

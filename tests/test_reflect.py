@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from datetime import date
 from pathlib import Path
 
 import pytest
-from conftest import settings_for
+from conftest import WriteFiles, settings_for
 from typer.testing import CliRunner
 
 from graphmem.api import open_graph
@@ -38,9 +39,20 @@ def test_repeated_contradiction_lowers_and_supersedes(indexed: Path) -> None:
     by_source = views(indexed)
     calls = by_source["memory/2025-09-16.md#L11"]  # prefers phone calls
     assert calls.confidence < 0.7 and len(calls.contradicts) >= 2
-    assert calls.superseded_by == by_source["memory/2025-11-07.md#L12"].id
+    assert calls.superseded_by == by_source["memory/2025-11-07.md#L12"].source  # a citation
     coffee = by_source["memory/2025-09-02.md#L16"]  # flat white every morning
     assert coffee.confidence < 0.9 and coffee.history[-1]["new"] == coffee.confidence
+
+
+def test_opinions_json_names_no_internal_id(indexed: Path) -> None:
+    with open_graph(settings_for(indexed)) as graph:
+        data = [v.to_dict() for v in opinions(graph)]
+    ids = {d["id"] for d in data}
+    for d in data:
+        shown = json.dumps({k: v for k, v in d.items() if k != "id"}, ensure_ascii=False)
+        assert not any(i in shown for i in ids)
+        for move in d["history"]:
+            assert re.fullmatch(r"[^#]+\.md#L\d+(-L\d+)?", move["source"]), move
 
 
 def test_unrelated_facts_leave_an_opinion_alone(indexed: Path) -> None:
@@ -103,3 +115,33 @@ def test_cli_opinions_json_and_reflect(indexed: Path) -> None:
     )
     assert out.exit_code == 0, out.stderr
     assert "confidence moves" in out.stdout and "would change" in out.stdout
+
+
+def test_free_text_moves_opinions_in_full_and_incremental_index(make_workspace: WriteFiles) -> None:
+    """A rule written in free text revokes a permission, cited with its line; editing only
+    that passage (an incremental index) moves the opinion back, and forth again."""
+    root = make_workspace(
+        {
+            "bank/entities/Rook.md": "# Rook\nAliases: magpie\nKind: thing\n\nThe home server.\n",
+            "memory/2026-02-19.md": "# 2026-02-19\n\nQuiet day.\n\n## Retain\n"
+            "- O(c=0.7) @magpie: Letting upgrades run on magpie without asking is fine.\n",
+            "memory/2026-04-15.md": "# 2026-04-15\n\nKestrel was down.\n"
+            "From now on, always ask me before upgrading anything on rook.\n",
+        }
+    )
+    settings = settings_for(root)
+
+    def permission() -> OpinionView:
+        return views(root)["memory/2026-02-19.md#L6"]
+
+    index_workspace(settings)
+    first = permission()
+    assert first.status == "revoked" and first.confidence <= 0.15
+    assert first.superseded_by == "memory/2026-04-15.md#L4"
+    log = root / "memory/2026-04-15.md"
+    log.write_text("# 2026-04-15\n\nKestrel was down.\nUpgrades stay unattended.\n", "utf-8")
+    index_workspace(settings)
+    assert permission().status == "" and permission().confidence == 0.7
+    log.write_text("# 2026-04-15\n\nKestrel was down.\n\nFrom now on, always ask me before upgrading anything on rook.\n", "utf-8")  # fmt: skip
+    index_workspace(settings)
+    assert permission().superseded_by == "memory/2026-04-15.md#L5"  # its new line
