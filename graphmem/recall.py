@@ -28,6 +28,7 @@ import numpy as np
 
 from graphmem.config import Settings
 from graphmem.db import Graph
+from graphmem.embed import embed_queries
 from graphmem.entities import Gazetteer
 from graphmem.errors import NotIndexedError
 from graphmem.fusion import jaccard_matrix, mmr, recency_factor, rrf, score_fusion
@@ -178,7 +179,7 @@ class Recaller:
         qvec = None
         if cfg.weights.get("vector", 0) > 0 and (embedder := self.embedder()) is not None:
             text = plan.topic if cfg.vector_topic and plan.topic else question
-            qvec = np.asarray(embedder.embed([text]), dtype=np.float32)[0]
+            qvec = np.asarray(embed_queries(embedder, [text]), dtype=np.float32)[0]
             channels["vector"] = self.seeds.vector(qvec, cfg.vector_k, kinds)
             if cfg.weights.get("window", 0) > 0:  # items of other kinds go in _rank
                 channels["window"] = self.windows.search(qvec, cfg.window_k)
