@@ -319,3 +319,10 @@ def translate(question: str) -> Translation:
             found.extend(english)
             i += 1
     return Translation(lang, tuple(dict.fromkeys(found)))
+
+
+def english_gloss(text: str) -> str:
+    """`text` followed by the English words :func:`translate` finds for it (itself when it
+    is English): what an English-only embedding model can still make sense of."""
+    words = translate(text).words
+    return f"{text} ({' '.join(words)})" if words else text

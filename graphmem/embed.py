@@ -84,6 +84,22 @@ def embed_queries(embedder: Embedder, texts: Sequence[str]) -> Vectors:
     return method(texts) if callable(method) else embedder.embed(texts)
 
 
+def cosine_floor(embedder: Embedder) -> float:
+    """The cosine below which the embedder's texts are unrelated (0 unless it says; e5's
+    cosines crowd into 0.7-1.0, see graphmem/embed_e5.py)."""
+    return float(getattr(embedder, "cosine_floor", 0.0))
+
+
+def rescale(ranked: list[tuple[str, float]], floor: float) -> list[tuple[str, float]]:
+    """Cosines mapped so that `floor` becomes 0 and 1 stays 1: ``(s - floor) / (1 - floor)``.
+
+    Score fusion divides a channel's scores by its best; with every cosine in 0.8-0.9 the
+    60th hit would keep ~95% of the best's weight. The identity when `floor` is 0."""
+    if floor <= 0:
+        return ranked
+    return [(item, (score - floor) / (1.0 - floor)) for item, score in ranked]
+
+
 class FastEmbedder:
     """An :class:`Embedder` over a loaded fastembed ``TextEmbedding``."""
 

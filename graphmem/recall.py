@@ -27,8 +27,9 @@ from typing import Any
 import numpy as np
 
 from graphmem.config import Settings
+from graphmem.crosslingual import english_gloss
 from graphmem.db import Graph
-from graphmem.embed import embed_queries
+from graphmem.embed import cosine_floor, embed_queries, rescale
 from graphmem.entities import Gazetteer
 from graphmem.errors import NotIndexedError
 from graphmem.fusion import jaccard_matrix, mmr, recency_factor, rrf, score_fusion
@@ -179,10 +180,13 @@ class Recaller:
         qvec = None
         if cfg.weights.get("vector", 0) > 0 and (embedder := self.embedder()) is not None:
             text = plan.topic if cfg.vector_topic and plan.topic else question
+            if not getattr(embedder, "multilingual", False):  # MiniLM reads English only
+                text = english_gloss(text)
             qvec = np.asarray(embed_queries(embedder, [text]), dtype=np.float32)[0]
-            channels["vector"] = self.seeds.vector(qvec, cfg.vector_k, kinds)
+            floor = cosine_floor(embedder)
+            channels["vector"] = rescale(self.seeds.vector(qvec, cfg.vector_k, kinds), floor)
             if cfg.weights.get("window", 0) > 0:  # items of other kinds go in _rank
-                channels["window"] = self.windows.search(qvec, cfg.window_k)
+                channels["window"] = rescale(self.windows.search(qvec, cfg.window_k), floor)
         self._qvec = qvec
         if plan.entities and cfg.weights.get("entity", 0) > 0:
             entity: list[tuple[str, float]] = []

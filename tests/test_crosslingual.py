@@ -9,6 +9,7 @@ import pytest
 from graphmem.crosslingual import (
     cjk_bigrams,
     detect_language,
+    english_gloss,
     parse_lexicon,
     segment_cjk,
     segment_zh,
@@ -186,3 +187,9 @@ def test_match_expression_keeps_the_original_words_first() -> None:
 
 def test_match_expression_of_english_is_unchanged_by_the_lexicon() -> None:
     assert match_expression("Where does Paul live now?") == '"paul" OR "live"'
+
+
+def test_english_gloss_adds_english_words_for_the_embedding_model() -> None:
+    assert english_gloss("Where does Paul live now?") == "Where does Paul live now?"
+    glossed = english_gloss("Où habite Paul maintenant ?")
+    assert glossed.startswith("Où habite Paul maintenant ?") and "live" in glossed
