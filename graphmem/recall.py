@@ -132,6 +132,14 @@ class Recaller:
                 )
                 if notice:
                     self.notices.append(notice)
+                built = self.seeds.model_id
+                if self._embedder is not None and built and built != self._embedder.model_id:
+                    # Same size, other space (MiniLM and e5 are both 384-d): never mix them.
+                    self.notices.append(
+                        f"embeddings off: the index was built with {built}, the settings say "
+                        f"{self._embedder.model_id}; run graphmem index. Recall is lexical + graph"
+                    )
+                    self._embedder = None
         return self._embedder
 
     # ------------------------------------------------------------------ the pipeline

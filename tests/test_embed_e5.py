@@ -190,3 +190,17 @@ def test_e5_says_where_its_cosines_start() -> None:
     embedder, _ = load_embedder("e5-small")
     assert embedder is not None
     assert 0.5 < cosine_floor(embedder) < 0.9
+
+
+@needs_e5
+@pytest.mark.slow
+def test_recall_never_mixes_the_vectors_of_two_models(make_workspace: WriteFiles) -> None:
+    root = make_workspace(WORKSPACE)
+    index_workspace(settings_for(root, embed_model="e5-small"))
+    other = settings_for(root, embed_model="minilm-int8")
+    with Recaller(other) as recaller:
+        if recaller.embedder() is None and not any("built with" in n for n in recaller.notices):
+            pytest.skip("MiniLM is not installed")
+        result = recaller.recall("Ana job", RecallOptions(now=date(2026, 3, 10), k=3))
+    assert any("built with multilingual-e5-small" in n for n in result.notices)
+    assert all(not v.startswith("vector") for p in result.packets for v in p.via)
