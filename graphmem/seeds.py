@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from graphmem.crosslingual import cjk_bigrams, segment_cjk, strip_cjk, translate
 from graphmem.errors import GraphmemError
 from graphmem.names import fold
 from graphmem.store import fsync_path
@@ -56,6 +57,9 @@ MAX_K = 4096
 IN_MEMORY_AFTER = 3
 #: Most query terms put into one MATCH expression (a pasted page stays a fast query).
 MAX_TERMS = 64
+#: meta "fts_text": how text was prepared for FTS5. "cjk-spaced": Han and kana characters
+#: are one token each (crosslingual.segment_cjk); absent in indexes built before that.
+FTS_TEXT = "cjk-spaced"
 
 #: Address space a reader may map (virtual, not resident memory).
 MMAP_BYTES = 1 << 30
@@ -205,9 +209,11 @@ def match_expression(question: str) -> str | None:
     Stop words (en/fr/pt) and single letters are dropped unless nothing else is left.
     A term joined by punctuation ("relay.maxRetries") becomes a phrase, which only
     matches the exact sequence, OR-ed with its parts, which match anywhere; so exact
-    identifiers rank first. Returns None when the question has no words at all.
+    identifiers rank first. Chinese words become two-character phrases, and a question in
+    fr/pt/de/es/zh also gets English words for its words (graphmem.crosslingual), so it
+    can find notes written in English. Returns None when the question has no words at all.
     """
-    terms = _TERM.findall(unicodedata.normalize("NFC", question))
+    terms = _TERM.findall(unicodedata.normalize("NFC", strip_cjk(question)))
     content: list[str] = []
     every: list[str] = []
     for term in terms:
@@ -219,6 +225,8 @@ def match_expression(question: str) -> str | None:
             every.append(_quote([part]))
             if not _droppable(part) and not (len(parts) > 1 and part.isdigit() and len(part) < 4):
                 content.append(_quote([part]))
+    content += [_quote(gram.split()) for gram in cjk_bigrams(question)]
+    content += [_quote([w]) for w in translate(question).words if not _droppable(w)]
     chosen = content or every
     if not chosen:
         return None
@@ -412,7 +420,10 @@ class SeedIndex:
             )
         except module.IntegrityError as exc:
             raise SeedIndexError(f"seed ids must be unique and not empty: {exc}") from None
-        conn.execute("INSERT INTO seeds_fts (seeds_fts) VALUES ('rebuild')")
+        conn.executemany(
+            "INSERT INTO seeds_fts (rowid, text) VALUES (?, ?)",
+            ((rid, segment_cjk(row.text)) for rid, row in enumerate(items, start=1)),
+        )
         if dim:
             _create_vectors(conn, backend, dim)
         if matrix is not None:
@@ -428,6 +439,7 @@ class SeedIndex:
             "dim": str(dim or 0),
             "model_id": model_id or "",
             "rows": str(len(items)),
+            "fts_text": FTS_TEXT,
         }
         conn.executemany("INSERT INTO meta (key, value) VALUES (?,?)", meta.items())
         conn.execute("COMMIT")
@@ -498,6 +510,8 @@ class SeedIndex:
         try:
             meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
             backend = meta.get("backend", "none")
+            # FTS5 deletes need the text exactly as it was inserted.
+            fts_text = segment_cjk if meta.get("fts_text") == FTS_TEXT else str
             matrix = None if vectors is None else np.asarray(vectors, dtype=np.float32)
             dim = int(meta.get("dim", "0"))
             wanted = (len(rows), dim) if backend != "none" else None
@@ -520,7 +534,7 @@ class SeedIndex:
                 for rid, seed_id, text in found:
                     conn.execute(
                         "INSERT INTO seeds_fts (seeds_fts, rowid, text) VALUES ('delete', ?, ?)",
-                        (rid, text),
+                        (rid, fts_text(text)),
                     )
                     conn.execute("DELETE FROM seeds WHERE rid = ?", (rid,))
                     if has_pending:
@@ -538,7 +552,9 @@ class SeedIndex:
                     "INSERT INTO seeds (rid, id, kind, text, day, path) VALUES (?,?,?,?,?,?)",
                     (rid, row.id, row.kind, row.text, row.day, row.path),
                 )
-                conn.execute("INSERT INTO seeds_fts (rowid, text) VALUES (?, ?)", (rid, row.text))
+                conn.execute(
+                    "INSERT INTO seeds_fts (rowid, text) VALUES (?, ?)", (rid, fts_text(row.text))
+                )
                 if matrix is not None and backend != "none":
                     vec = matrix[rid - start].tobytes()
                     if backend == "vec0":

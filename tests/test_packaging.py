@@ -36,6 +36,7 @@ def test_wheel_contains_schema_queries_and_tokenizer(wheel: Path) -> None:
     assert "graphmem/_queries/entity/facts.cypher" in names
     assert "graphmem/models/minilm/tokenizer.json" in names
     assert "graphmem/models/minilm/NOTICE" in names
+    assert "graphmem/models/crosslingual.tsv" in names
     cyphers = sorted(
         p.relative_to(ROOT / "queries").as_posix() for p in (ROOT / "queries").rglob("*.cypher")
     )
