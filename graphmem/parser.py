@@ -384,8 +384,9 @@ def _emit_code(unit: _Unit, state: _State) -> None:
     (``port = 8080`` is the answer; the fence is not)."""
     for offset, line in enumerate(unit.lines):
         stripped = line.strip()
-        if not stripped or (FENCE.match(line) and offset in (0, len(unit.lines) - 1)):
-            continue
+        bare_fence = stripped.strip("`~") == "" and FENCE.match(line) is not None
+        if not stripped or (bare_fence and offset in (0, len(unit.lines) - 1)):
+            continue  # a fence with an info string ("```toml") keeps its words findable
         part = _Unit("code", unit.start + offset, [line], unit.indent, unit.heading, False)
         _add(state, part, "log", line.rstrip())
 

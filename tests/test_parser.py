@@ -155,6 +155,7 @@ def test_code_fences_are_cited_line_by_line_and_not_parsed_as_bullets() -> None:
     text = "## Retain\n```toml\n- W @not: a bullet\n\nport = 8080\n```\n"
     blocks = parse("memory/2025-01-02.md", text).blocks
     assert [(b.kind, b.line_start, b.line_end, b.text) for b in blocks] == [
+        ("log", 2, 2, "```toml"),
         ("log", 3, 3, "- W @not: a bullet"),
         ("log", 5, 5, "port = 8080"),
     ]
