@@ -428,13 +428,19 @@ class Recaller:
         opinions = [it.id for it in picked if it.table == "Opinion"]
         evidence: dict[str, list[str]] = defaultdict(list)
         if opinions:
-            for opinion, ev, relation, _, _ in self.graph.run(
-                "recall/opinion_evidence", ids=opinions
+            for opinion, *ev, relation, _, _ in self.graph.run(
+                "recall/opinion_evidence_cited", ids=opinions
             ).rows:
-                evidence[opinion].append(f"{relation.lower()}:{ev}")
-            for claim, passage, _ in self._evidence(opinions):
-                if claim in evidence or claim in opinions:
-                    evidence[claim].append(passage)
+                evidence[opinion].append(f"{relation.lower()}:{source_ref(*ev)}")
+            # Passages an opinion came from, cited by their lines (never an internal id).
+            passages = [(c, p) for c, p, _ in self._evidence(opinions) if c in opinions]
+            where = {
+                row["id"]: source_ref(row["path"], row["line_start"], row["line_end"])
+                for _, row in self._rows([p for _, p in passages])
+            }
+            for claim, passage in passages:
+                if passage in where:
+                    evidence[claim].append(where[passage])
         packets = []
         for it in picked:
             row = it.row

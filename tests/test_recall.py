@@ -97,8 +97,10 @@ def test_opinion_questions_return_confidence_and_evidence(recaller: Recaller) ->
     opinions = [p for p in packets if p.kind == "opinion"]
     assert opinions, [p.source for p in packets]
     assert all(p.confidence is not None and 0 <= p.confidence <= 1 for p in opinions)
-    dated = [p for p in opinions if p.source.startswith("memory/")]
-    assert any(p.evidence for p in dated)
+    assert any(p.evidence for p in opinions)
+    # Evidence is cited by its lines ("supports:memory/x.md#L3"), never by an internal id.
+    cited = re.compile(r"^((supports|contradicts):)?[\w./-]+\.md#L\d+(-L\d+)?$")
+    assert all(cited.match(e) for p in opinions for e in p.evidence), opinions
     assert "confidence" in opinions[0].to_dict() and "evidence" in opinions[0].to_dict()
 
 
