@@ -231,6 +231,10 @@ _PREFERENCE = re.compile(
     r"\bprefer\w*\s+(?!to\b)(?P<a>.+?)\s+(?:over|to|rather\s+than|instead\s+of|more\s+than)\s+"
     r"(?P<b>.+)$"
 )
+#: The preference and change patterns look for two spans of a clause ("prefers A over B",
+#: "from A to B"), which costs quadratic time in its length; no clause a person writes is
+#: longer than this, so longer ones (pasted logs, hostile input) skip them and stay linear.
+MAX_CUE_SEGMENT = 800
 _CHANGES = (
     re.compile(r"\b(?:mov|migrat|switch|took|tak|got|came|went)\w*\s+(?:[\w.-]+\s+){0,3}?off\s+(?:of\s+)?(?P<old>.+)"),
     re.compile(r"\b(?:instead\s+of|rather\s+than|em\s+vez\s+de|au\s+lieu\s+de)\s+(?P<old>.+)"),
@@ -339,14 +343,16 @@ def _read(text: str, entities: tuple[str, ...]) -> _Text:
         plain = (1, _Cue("plain", ""))
         marks = {s: (sign, cue) if at >= scope else plain
                  for at, _, s, _ in read if s is not None and s not in own}  # fmt: skip
-        if "prefer" in seg and (pref := _PREFERENCE.search(seg)):
+        if "prefer" in seg and len(seg) <= MAX_CUE_SEGMENT and (pref := _PREFERENCE.search(seg)):
             a, b = (" ".join(pref.group(g).split()).rstrip(".") for g in ("a", "b"))
             ca, cb = set(_content(a, own)), set(_content(b, own))
             ta, tb = ca - cb, cb - ca  # "board games to video games": "games" is neither
             pc = _Cue("preference", "prefers", cue.word or "prefers", (a, b), frozenset(ta | tb))
             marks.update({t: (sign, pc) for t in ta})
             marks.update({t: (-sign, pc) for t in tb})
-        if not present.isdisjoint(_CHANGE_TRIGGERS) or "replac" in seg:
+        if len(seg) <= MAX_CUE_SEGMENT and (
+            not present.isdisjoint(_CHANGE_TRIGGERS) or "replac" in seg
+        ):
             for pattern in _CHANGES:
                 if change := pattern.search(seg):
                     old = _lead(change.group("old"), own)
