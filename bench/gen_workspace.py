@@ -56,6 +56,8 @@ from datetime import date, timedelta
 from functools import partial
 from pathlib import Path
 
+from graphmem.sentences import split_units
+
 SIZES: dict[str, int] = {"1k": 1_000, "10k": 10_000, "100k": 100_000}
 #: Below this the fixed files (memory.md, bank/, entity pages) leave too little for the logs.
 MIN_ITEMS = 200
@@ -645,16 +647,17 @@ class Doc:
         """One paragraph (may hold several lines, never a blank one)."""
         self._gap()
         self.lines.extend(text.split("\n"))
-        self.passages += 1
+        self.passages += len(split_units(text.split("\n"), 1))  # cited sentence by sentence
 
     def code(self, lines: Sequence[str], fenced: bool) -> None:
         """One code block: fenced, or indented by four spaces."""
         self._gap()
         if fenced:
             self.lines.extend(["```", *lines, "```"])
+            self.passages += sum(1 for ln in lines if ln.strip())  # cited line by line
         else:
             self.lines.extend("    " + ln for ln in lines)
-        self.passages += 1
+            self.passages += len(split_units(list(lines), 1))  # indented: read as free text
 
     def items(self, items: Sequence[str], typed: bool = False) -> None:
         """A list; an item's extra lines become indented continuation lines."""
@@ -668,7 +671,7 @@ class Doc:
         if typed:
             self.bullets += len(items)
         else:
-            self.passages += len(items)
+            self.passages += sum(len(split_units(item.split("\n"), 1)) for item in items)
 
     def render(self) -> str:
         """The file's text, ending with one newline."""
@@ -683,6 +686,9 @@ _FENCE_LINE = re.compile(r"^\s*(```|~~~)")
 _TYPED = re.compile(r"^\s*[-*+]\s+(?:[WBS]|O(?:\([^)]*\))?)(?=[\s:@])")
 _MENTION = re.compile(r"(?<![\w.@/])@([\w-]+)(?![\w/@])")
 _RETAIN = re.compile(r"^(#{1,6})\s+(retain|retenir|reter|保留)\s*:?\s*$", re.IGNORECASE)
+
+
+_MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s*")
 
 
 def count_items(text: str, typed: str = "retain") -> tuple[int, int]:
@@ -706,20 +712,33 @@ def count_items(text: str, typed: str = "retain") -> tuple[int, int]:
     in_block = False
     retain_level = 0
     fence: str | None = None
+    free: list[str] = []  # the lines of the free-text block being read
+
+    def flush() -> int:
+        # Free text is cited sentence by sentence (graphmem.sentences).
+        n = len(split_units(free, 1)) if free else 0
+        free.clear()
+        return n
+
     for line in lines[i:]:
         if fence is not None:
             if line.strip().startswith(fence):
                 fence = None
+            elif line.strip():
+                passages += 1  # code is cited line by line
             continue
         if m := _FENCE_LINE.match(line):
+            passages += flush()
             fence = m.group(1)
-            passages += 1
+            passages += 1 if line.strip().strip("`~") else 0  # "```toml" keeps its words
             in_block = False
             continue
         if not line.strip():
+            passages += flush()
             in_block = False
             continue
         if _HEADING_LINE.match(line):
+            passages += flush()
             level = len(line) - len(line.lstrip("#"))
             if retain_level and level <= retain_level:
                 retain_level = 0
@@ -730,15 +749,19 @@ def count_items(text: str, typed: str = "retain") -> tuple[int, int]:
         if _ITEM_LINE.match(line):
             if (retain_level or typed == "all") and in_block and line.startswith((" ", "\t")):
                 continue  # a nested item inside Retain continues its bullet
+            passages += flush()
             if typed == "all" or ((retain_level or typed == "prefix") and _TYPED.match(line)):
                 bullets += 1
-            else:
-                passages += 1
+                in_block = True
+                continue
+            free.append(_MARKER.sub("", line, count=1))
             in_block = True
             continue
-        if not in_block:
-            passages += 1
-            in_block = True
+        if in_block and not free:
+            continue  # a continuation line of a typed bullet
+        free.append(line)
+        in_block = True
+    passages += flush()
     return bullets, passages
 
 
@@ -3110,6 +3133,9 @@ def generate(
         data = files[path].encode("utf-8")
         target.write_bytes(data)
         size += len(data)
+    # The exact count of what the parser indexes (sentences of a paragraph are units of
+    # their own, so the writer's running count is only the sizing estimate).
+    bullets, passages = count_workspace(out_dir)
     return {
         "files": len(files),
         "days": len(days),

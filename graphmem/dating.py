@@ -106,6 +106,15 @@ def date_block(
     if len(dated) != 1:
         return Dating(day, None)
     start, end = dated.pop()
+    first, last = start or day, end or start or day
+    # One clause holds the file's day ("this week"), another names a time outside it ("as
+    # in September"): they disagree, so the block keeps its day. Inside it ("this week ...
+    # yesterday") they agree.
+    if day is not None and first is not None and last is not None:
+        for s in spans:
+            holding = not s.bound and s.start <= day <= s.end
+            if holding and not (s.start <= first and last <= s.end):
+                return Dating(day, None)
     start = start or day
     if start is not None and end is not None and end < start:
         end = start if day is None else None  # "until last Friday" written later: no bound

@@ -101,3 +101,10 @@ def test_without_a_day_only_dated_phrases_count() -> None:
     )
     assert date_block("Lives in Porto.", None, "world") == Dating(None, None)
     assert date_block("Might move to Berlin.", None, "world") == Dating(None, None, "hypothetical")
+
+
+def test_a_comparison_with_another_time_does_not_redate_todays_line() -> None:
+    text = "Another change landed this week. Pete's reaction was the same as in September."
+    assert date_block(text, date(2025, 11, 13), "log") == Dating(date(2025, 11, 13), None)
+    inside = date_block("This week: the relay broke yesterday.", date(2025, 11, 13), "log")
+    assert inside == Dating(date(2025, 11, 12), date(2025, 11, 12))

@@ -761,7 +761,8 @@ CHAT = {
 def test_a_chat_edit_with_ner_on_indexes_like_a_clean_rebuild(tmp_path: Path) -> None:
     """Speakers, NER-promoted names and the narrowed name matcher of a delta: a line that
     mentions known names (one NER name seen in one file only) is a delta; the same name in
-    a second file promotes it, which changes the entity table, so that is a full build."""
+    a second file promotes it: a new entity, which the delta adds by re-reading the files
+    that name it (graphmem.delta), and still equals a clean rebuild."""
     root = tmp_path / "chat"
     for rel, text in CHAT.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -783,7 +784,7 @@ def test_a_chat_edit_with_ner_on_indexes_like_a_clean_rebuild(tmp_path: Path) ->
     day2.write_text(day2.read_text() + "- 10:02 Caroline: Priya Natarajan says hi.\n")
     report = index_workspace(settings)
     assert_same(take(settings), _rebuilt(root, tmp_path / "clean2", ner=True), "promoted")
-    assert mode_of(report) == FULL
+    assert mode_of(report) == DELTA
     assert "priya-natarajan" in {
         r[0] for r in run_cypher(settings, "MATCH (e:Entity) RETURN e.slug").rows
     }
