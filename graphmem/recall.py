@@ -346,9 +346,11 @@ class Recaller:
     ) -> list[_Item]:
         cfg = opts.config
         wanted = set(plan.entities)
-        overtaken = _overtaken(items.values())
+        # The typed values of the candidates, read once for both uses below.
+        stated = list(_stated_slots(items.values()))
+        overtaken = _overtaken(stated)
         stale_now = (
-            _contradicted_undated(items.values(), plan.time.start, plan.time.end)
+            _contradicted_undated(stated, plan.time.start, plan.time.end)
             if plan.time is not None
             else set()
         )
@@ -470,7 +472,11 @@ class Recaller:
 PAST_GRACE_DAYS = 14
 
 
-def _overtaken(items: Iterable[_Item]) -> dict[str, date]:
+#: (item, day, (type, key, owner, value), lasting): one typed value a candidate states.
+_Stated = tuple["_Item", "date | None", tuple[str, str, str, str], bool]
+
+
+def _overtaken(stated_slots: Iterable[_Stated]) -> dict[str, date]:
     """Dated candidates whose typed value (graphmem.slots) a later-dated candidate
     sharing an entity sets to another value, with the day of the first such statement.
 
@@ -480,7 +486,7 @@ def _overtaken(items: Iterable[_Item]) -> dict[str, date]:
     stated as temporary or planned overtakes nothing.
     """
     stated: dict[tuple[str, str, str], list[tuple[date, str, str]]] = defaultdict(list)
-    for item, day, slot, lasting in _stated_slots(items):
+    for item, day, slot, lasting in stated_slots:
         if day is not None:
             stated[slot[:3]].append((day, slot_value(slot, lasting), item.id))
     _share_ownerless(stated)
@@ -495,13 +501,13 @@ def _overtaken(items: Iterable[_Item]) -> dict[str, date]:
     return out
 
 
-def _contradicted_undated(items: Iterable[_Item], start: date, end: date) -> set[str]:
+def _contradicted_undated(stated: Iterable[_Stated], start: date, end: date) -> set[str]:
     """Undated (core, bank) candidates giving a typed value another value than a dated
     candidate states inside ``start``..``end``: for a question about that time they state
     what became true later ("listens on 127.0.0.1:9120" against February's 8080)."""
     said: dict[tuple[str, str, str], list[tuple[date, str]]] = defaultdict(list)
     undated: list[tuple[tuple[str, str, str], str, str]] = []
-    for item, day, slot, lasting in _stated_slots(items):
+    for item, day, slot, lasting in stated:
         if day is None:
             undated.append((slot[:3], slot[3], item.id))
         elif lasting and day <= end:
@@ -522,9 +528,7 @@ def slot_value(slot: tuple[str, str, str, str], lasting: bool) -> str:
     return slot[3] if lasting else ""
 
 
-def _stated_slots(
-    items: Iterable[_Item],
-) -> Iterable[tuple[_Item, date | None, tuple[str, str, str, str], bool]]:
+def _stated_slots(items: Iterable[_Item]) -> Iterable[_Stated]:
     """(item, day, (type, key, owner, value), lasting) for every typed value of every item;
     the owner is an entity the item names ("" for a config key or a thing's version, and
     for an item that names no entity)."""
