@@ -19,11 +19,13 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from graphmem.blocks import Block, EntityPage, ParsedFile
+from graphmem.crosslingual import document_gloss
 from graphmem.entities import Mention
 from graphmem.mood import mood
 from graphmem.names import fold, normalize_text, slugify
 from graphmem.ontology import node_columns, rel_columns
 from graphmem.opinions import EvidenceIn, Link, OpinionIn, OpinionState, evaluate
+from graphmem.stopwords import ENGLISH
 from graphmem.supersede import KINDS as SUPERSEDE_KINDS
 from graphmem.supersede import FactIn, Supersession, find_supersessions
 
@@ -249,7 +251,7 @@ def compile_workspace(
     facts = [ref for fr in per_file for ref in fr.facts]
     passages = {fr.path: fr.passages for fr in per_file}
     for ref in facts:
-        for passage, how in fact_evidence(ref, passages):
+        for passage, how in fact_evidence(ref, passages, data.seed_text):
             data.add_rel("EVIDENCE", (ref.table, ref.block.id), ("Passage", passage), how=how)
     texts = [ref for fr in per_file for ref in fr.texts]
     cross = cross_links(facts, known, aliases, texts=texts)
@@ -382,8 +384,13 @@ def _block_mentions(
 
 
 def _seed_text(block: Block, entities: Mapping[str, EntityInfo]) -> str:
+    """What FTS5 and the embedder see of a block: its text, after the names its @mentions
+    stand for when the text does not spell them, and with English glosses when it is
+    written in another language (crosslingual.document_gloss), so that an English question
+    finds a French, Portuguese, German, Spanish or Chinese line."""
+    text = document_gloss(block.text)
     if block.is_passage or not block.mentions:
-        return block.text
+        return text
     lowered = block.text.casefold()
     names = []
     for name in block.mentions:
@@ -391,7 +398,7 @@ def _seed_text(block: Block, entities: Mapping[str, EntityInfo]) -> str:
         shown = info.name if info else name
         if shown.casefold() not in lowered:
             names.append(shown)
-    return f"{', '.join(names)}: {block.text}" if names else block.text
+    return f"{', '.join(names)}: {text}" if names else text
 
 
 def _node_row(path: str, day: date | None, block: Block, extra: BlockExtras) -> dict[str, object]:
@@ -447,10 +454,18 @@ def finish_row(row: dict[str, object], table: str, cross: CrossLinks) -> dict[st
 
 
 def fact_evidence(
-    ref: FactRef, passages: Mapping[str, list[tuple[str, frozenset[str]]]]
+    ref: FactRef,
+    passages: Mapping[str, list[tuple[str, frozenset[str]]]],
+    texts: Mapping[str, str] | None = None,
 ) -> list[tuple[str, str]]:
     """A bullet's EVIDENCE links as (passage id, how): passages of files it cites, then
-    same-day passages that share one of its entities (the narrative the bullet distils)."""
+    the same-day passages that say what it distils.
+
+    With `texts` (passage id -> seed text), the same-day passages are the ones sharing
+    the most words with the bullet (at least two, or one and an entity): a bullet is most
+    often the day's sentence that states it, restated. Without texts, or when no passage
+    shares enough words, passages sharing one of its entities count, in reading order.
+    """
     out: list[tuple[str, str]] = []
     linked: set[str] = set()
     for path in cited_files(ref):
@@ -458,14 +473,46 @@ def fact_evidence(
             if (not ref.slugs or ref.slugs & p_slugs) and passage not in linked:
                 out.append((passage, "cites"))
                 linked.add(passage)
-    if ref.role != "daily" or not ref.slugs:
+    if ref.role != "daily":
         return out
-    same_day = [p for p, p_slugs in passages.get(ref.path, []) if ref.slugs & p_slugs]
+    day = passages.get(ref.path, [])
+    same_day: list[str] = []
+    if texts is not None:
+        words = content_words(ref.block.text)
+        scored = []
+        for order, (passage, p_slugs) in enumerate(day):
+            shared = len(words & content_words(texts.get(passage, "")))
+            entity = bool(ref.slugs & p_slugs)
+            if shared >= 2 or (shared and entity):
+                scored.append((-(shared + entity), order, passage))
+        same_day = [p for _, _, p in sorted(scored)]
+    if not same_day and ref.slugs:
+        same_day = [p for p, p_slugs in day if ref.slugs & p_slugs]
     for passage in same_day[:EVIDENCE_PER_FACT]:
         if passage not in linked:
             out.append((passage, "same-day"))
             linked.add(passage)
     return out
+
+
+_CONTENT_WORD = re.compile(r"[^\W_]+")
+
+
+def content_words(text: str) -> frozenset[str]:
+    """The words of `text` that carry content, folded and crudely stemmed ("moved" and
+    "moves", "moving" -> "mov"): what a bullet and the sentence it restates have in common."""
+    out = set()
+    for word in _CONTENT_WORD.findall(fold(text)):
+        if word in ENGLISH or (len(word) < 3 and not word.isdigit()):
+            continue
+        for suffix in ("ing", "ed", "es", "s"):
+            if len(word) >= len(suffix) + 3 and word.endswith(suffix):
+                word = word[: -len(suffix)]
+                break
+        if len(word) > 3 and word.endswith("e"):
+            word = word[:-1]
+        out.add(word)
+    return frozenset(out)
 
 
 def cited_files(ref: FactRef) -> list[str]:

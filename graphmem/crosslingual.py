@@ -321,6 +321,53 @@ def translate(question: str) -> Translation:
     return Translation(lang, tuple(dict.fromkeys(found)))
 
 
+def _document_language(text: str) -> str | None:
+    """The language of a written line, stricter than :func:`detect_language`: names such as
+    "Casa da Música" or "Lucía" must not make an English line Portuguese or Spanish, so only
+    function words that English does not share count, and at least two distinct ones."""
+    if has_cjk(text):
+        return "zh"
+    words = set(_words(text))
+    english = len(words & _FUNCTION_WORDS["en"])
+    best, best_lang = 0, None
+    for lang in LANGUAGES:
+        if lang == "zh":
+            continue
+        own = len(words & (_FUNCTION_WORDS[lang] - _FUNCTION_WORDS["en"]))
+        if own > best:
+            best, best_lang = own, lang
+    return best_lang if best >= 2 and best > english else None
+
+
+def document_gloss(text: str) -> str:
+    """`text` with the English words of the lexicon when it is written in fr/pt/de/es/zh:
+    what FTS5 and an English embedding model index for a line, so that an English question
+    finds a note written in another language. English text is returned unchanged."""
+    if _document_language(text) is None:
+        return text
+    return english_gloss(text)
+
+
+def english_query(question: str) -> str:
+    """What an English-only embedding model should read of `question`: unchanged when it is
+    English, else its names and numbers (words written with a capital or a digit, Latin
+    words inside Chinese) followed by the English words of the lexicon. The question's own
+    function words would pull it towards notes written in its language, not towards the
+    English note that answers it."""
+    found = translate(question)
+    if found.language is None:
+        return question
+    lang = found.language
+    common = _FUNCTION_WORDS.get(lang, frozenset()) | lexicon().foreign.get(lang, frozenset())
+    keep = [
+        w
+        for w in _WORD.findall(strip_cjk(question) if lang == "zh" else question)
+        if (w[:1].isupper() or any(ch.isdigit() for ch in w) or lang == "zh")
+        and fold(w) not in common
+    ]
+    return " ".join([*keep, *found.words]) or question
+
+
 def english_gloss(text: str) -> str:
     """`text` followed by the English words :func:`translate` finds for it (itself when it
     is English): what an English-only embedding model can still make sense of."""

@@ -584,7 +584,7 @@ def _evidence(
     passages.update(_passages_of(previous.seeds, sorted(unchanged)))
     for fr in rows.values():
         for ref in fr.facts:
-            for passage, how in fact_evidence(ref, passages):
+            for passage, how in fact_evidence(ref, passages, data.seed_text):
                 data.add_rel("EVIDENCE", (ref.table, ref.block.id), ("Passage", passage), how=how)
     edited = {p: fr.passages for p, fr in rows.items()}
     for p in order:

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from graphmem.config import Settings
-from graphmem.crosslingual import english_gloss
+from graphmem.crosslingual import english_query
 from graphmem.db import Graph
 from graphmem.embed import cosine_floor, embed_queries, rescale
 from graphmem.entities import Gazetteer
@@ -163,22 +163,7 @@ class Recaller:
         started = time.perf_counter()
         plan = understand(question, self.gazetteer, opts.now)
         channels = self._channels(question, plan, opts)
-        weights = cfg.weights
-        if cfg.fusion == "score":
-            fused = score_fusion(channels, weights, normalise=cfg.normalise)
-        elif cfg.fusion == "rescore":
-            fused = self._rescore(question, channels, cfg)
-        else:
-            fused = rrf(channels, weights, cfg.rrf_k)
-        via: dict[str, list[str]] = defaultdict(list)
-        for name, ranked in channels.items():
-            for rank, (item, _) in enumerate(ranked, start=1):
-                via[item].append(f"{name}#{rank}")
-        scores = dict(fused)
-        self._expand(scores, via, cfg, started)
-        items = self._load(scores, via)
-        superseded = self._supersession(items)
-        kept = self._rank(items, superseded, plan, opts)
+        kept, superseded = self._score(question, channels, plan, opts, started)
         picked = self._diversify(kept, opts.k, cfg)
         packets = self._packets(picked, superseded)
         return RecallResult(
@@ -188,6 +173,34 @@ class Recaller:
             kinds=tuple(sorted(plan.kinds)),
             notices=tuple(self.notices),
         )
+
+    def _score(
+        self,
+        question: str,
+        channels: dict[str, list[tuple[str, float]]],
+        plan: QueryPlan,
+        opts: RecallOptions,
+        started: float,
+    ) -> tuple[list[_Item], dict[str, tuple[str, date | None]]]:
+        """Fuse the channels, expand through the graph, and rank: the candidates, best
+        first, with what superseded each."""
+        cfg = opts.config
+        if cfg.fusion == "score":
+            fused = score_fusion(channels, cfg.weights, normalise=cfg.normalise)
+        elif cfg.fusion == "rescore":
+            fused = self._rescore(question, channels, cfg)
+        else:
+            fused = rrf(channels, cfg.weights, cfg.rrf_k)
+        via: dict[str, list[str]] = defaultdict(list)
+        for name, ranked in channels.items():
+            for rank, (item, _) in enumerate(ranked, start=1):
+                via[item].append(f"{name}#{rank}")
+        scores = dict(fused)
+        self._expand(scores, via, cfg, started)
+        items = self._load(scores, via)
+        superseded = self._supersession(items)
+        kept = self._rank(items, superseded, plan, opts)
+        return self._carry_evidence(kept, superseded, plan, opts, via), superseded
 
     def _channels(
         self, question: str, plan: QueryPlan, opts: RecallOptions
@@ -201,7 +214,7 @@ class Recaller:
         if cfg.weights.get("vector", 0) > 0 and (embedder := self.embedder()) is not None:
             text = plan.topic if cfg.vector_topic and plan.topic else question
             if not getattr(embedder, "multilingual", False):  # MiniLM reads English only
-                text = english_gloss(text)
+                text = english_query(text)
             qvec = np.asarray(embed_queries(embedder, [text]), dtype=np.float32)[0]
             floor = cosine_floor(embedder)
             channels["vector"] = rescale(self.seeds.vector(qvec, cfg.vector_k, kinds), floor)
@@ -350,7 +363,7 @@ class Recaller:
         stated = list(_stated_slots(items.values()))
         overtaken = _overtaken(stated)
         stale_now = (
-            _contradicted_undated(stated, plan.time.start, plan.time.end)
+            _contradicted_then(stated, plan.time.start, plan.time.end)
             if plan.time is not None
             else set()
         )
@@ -411,6 +424,55 @@ class Recaller:
         kept.sort(
             key=lambda it: (-it.score, it.row.get("path") or "", it.row.get("line_start") or 0)
         )
+        return kept
+
+    def _carry_evidence(
+        self,
+        kept: list[_Item],
+        superseded: dict[str, tuple[str, date | None]],
+        plan: QueryPlan,
+        opts: RecallOptions,
+        via: dict[str, list[str]],
+    ) -> list[_Item]:
+        """The day's sentence a top-ranked bullet distils ranks just below the bullet.
+
+        A Retain bullet restates a line of the same day's text (its EVIDENCE, see
+        compile.fact_evidence), which often names neither the bullet's entity nor the
+        question's words ("The office is on Rua de Ceuta" under "@MareLabs: Maré's office
+        is on Rua de Ceuta"): it gets `evidence_carry` of the bullet's final score when
+        that is more than its own.
+        """
+        cfg = opts.config
+        if cfg.evidence_carry <= 0:
+            return kept
+        claims = {it.id: it for it in kept[: cfg.expand_top] if it.table != "Passage"}
+        if not claims:
+            return kept
+        by_id = {it.id: it for it in kept}
+        carried: dict[str, float] = {}
+        for claim, passage, how in self._evidence(list(claims)):
+            if claim not in claims or how not in ("same-day", "cites"):
+                continue
+            value = claims[claim].score * cfg.evidence_carry
+            if value > carried.get(passage, 0.0):
+                carried[passage] = value
+            via[passage].append(f"restates:{claim}")
+        missing = [p for p in carried if p not in by_id]
+        if missing:
+            fresh = self._load({p: 0.0 for p in missing}, via)
+            for new in self._rank(fresh, superseded, plan, opts):
+                by_id[new.id] = new
+                kept.append(new)
+        changed = False
+        for passage, value in carried.items():
+            found = by_id.get(passage)
+            if found is not None and value > found.score:
+                found.score = value
+                changed = True
+        if changed or missing:
+            kept.sort(
+                key=lambda it: (-it.score, it.row.get("path") or "", it.row.get("line_start") or 0)
+            )
         return kept
 
     def _diversify(self, ranked: list[_Item], k: int, cfg: RecallConfig) -> list[_Item]:
@@ -501,16 +563,18 @@ def _overtaken(stated_slots: Iterable[_Stated]) -> dict[str, date]:
     return out
 
 
-def _contradicted_undated(stated: Iterable[_Stated], start: date, end: date) -> set[str]:
-    """Undated (core, bank) candidates giving a typed value another value than a dated
-    candidate states inside ``start``..``end``: for a question about that time they state
-    what became true later ("listens on 127.0.0.1:9120" against February's 8080)."""
+def _contradicted_then(stated: Iterable[_Stated], start: date, end: date) -> set[str]:
+    """Candidates undated (core, bank) or written after ``start``..``end`` that give a
+    typed value another value than the one a dated candidate states by the end of that
+    time: for a question about then they state what became true later ("listens on
+    127.0.0.1:9120" against February's 8080, April's new phone number against
+    February's)."""
     said: dict[tuple[str, str, str], list[tuple[date, str]]] = defaultdict(list)
     undated: list[tuple[tuple[str, str, str], str, str]] = []
     for item, day, slot, lasting in stated:
-        if day is None:
+        if day is None or day > end:
             undated.append((slot[:3], slot[3], item.id))
-        elif lasting and day <= end:
+        elif lasting:
             said[slot[:3]].append((day, slot[3]))
     _share_ownerless(said)
     # The value valid then: the newest lasting statement made by the end of that time.

@@ -57,6 +57,9 @@ class RecallConfig:
     neighbor_hops: int = 2
     neighbor_hop_decay: float = 0.6
     evidence_weight: float = 0.5
+    #: After ranking: the same-day sentence a top bullet restates (its EVIDENCE) gets at
+    #: least this share of the bullet's final score (see Recaller._carry_evidence).
+    evidence_carry: float = 0.7
     #: Facts an entity pulls in through the entity channel, per entity (hub control).
     per_entity_cap: int = 15
     #: Multiplicative boosts.

@@ -70,3 +70,28 @@ def test_lines_written_after_now_are_not_recalled(settings: Settings, tmp_path: 
     ranked = ask(settings, "Which port does Kestrel listen on?", date(2026, 2, 1))
     assert "memory/2026-01-20.md#L4" in ranked
     assert not any(src.startswith(("memory/2026-05-06", "memory/2026-05-14")) for src in ranked)
+
+
+def test_a_later_line_giving_another_value_than_the_one_valid_then_is_stale() -> None:
+    """For "in February", April's new number contradicts February's: it is what became
+    true later, like an undated page's value; a later line repeating the value is not."""
+    from graphmem.recall import _contradicted_then, _Item, _stated_slots
+
+    def item(item_id: str, day: date | None, text: str) -> _Item:
+        return _Item(
+            item_id,
+            "Passage",
+            {"day": day, "text": text},
+            1.0,
+            [],
+            [("graca", "Graça", "explicit")],
+        )
+
+    items = [
+        item("jan", date(2026, 1, 30), "Graça's mobile is +351 917 302 118."),
+        item("apr", date(2026, 4, 13), "Graça's new mobile is +351 933 481 660."),
+        item("may", date(2026, 5, 2), "Graça still answers on +351 917 302 118 at work."),
+        item("page", None, "Mobile +351 933 481 660."),
+    ]
+    stale = _contradicted_then(list(_stated_slots(items)), date(2026, 2, 1), date(2026, 2, 28))
+    assert stale == {"apr", "page"}

@@ -1,0 +1,124 @@
+"""English questions find lines written in other languages (document glosses), a foreign
+question's vector text is its names plus English words, and the day's sentence a Retain
+bullet restates ranks right after the bullet."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from conftest import WriteFiles, settings_for
+
+from graphmem.api import run_cypher
+from graphmem.compile import content_words
+from graphmem.crosslingual import document_gloss, english_query
+from graphmem.index import index_workspace
+from graphmem.recall import Recaller, RecallOptions
+from graphmem.recall_config import RecallConfig
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Casa da Música video interview on 18 May.",  # Portuguese names, English line
+        "Lunch with Lucía at La Pepica in Valencia.",
+        "Kestrel listens on 127.0.0.1:9120.",
+    ],
+)
+def test_english_lines_with_foreign_names_are_not_glossed(line: str) -> None:
+    assert document_gloss(line) == line
+
+
+@pytest.mark.parametrize(
+    ("line", "english"),
+    [
+        ("A Graça perdeu o telemóvel no mercado no sábado.", {"lost", "phone", "saturday"}),
+        ("Le technicien a enfin réparé la chaudière.", {"boiler"}),
+        ("林阿姨上周六从成都飞到里昂。", {"saturday", "lyon"}),
+    ],
+)
+def test_lines_in_other_languages_carry_english_words(line: str, english: set[str]) -> None:
+    glossed = document_gloss(line)
+    assert glossed.startswith(line)
+    assert english <= set(glossed[len(line) :].strip(" ()").split())
+
+
+def test_a_foreign_question_is_embedded_as_names_and_english_words() -> None:
+    query = english_query("Quand Joana a-t-elle commencé chez Maré Labs ?")
+    assert query.split()[:3] == ["Joana", "Maré", "Labs"]
+    assert "started" in query.split() and "Quand" not in query
+    assert english_query("Where does Théo work now?") == "Where does Théo work now?"
+
+
+def test_content_words_fold_and_stem() -> None:
+    words = content_words("The offices MOVED to Rua de Ceuta")
+    assert (
+        words
+        == content_words("the office moves to rua de ceuta")
+        == {"offic", "mov", "rua", "ceuta"}
+    )
+    assert "the" not in content_words("The office")
+
+
+FILES = {
+    "bank/entities/MareLabs.md": "# MareLabs\nAliases: Maré Labs, Maré\n",
+    "memory/2026-05-08.md": """
+        # 2026-05-08
+
+        Joana and Theo flew to Porto this morning.
+        They are staying with her mother in Matosinhos.
+        The office is on Rua de Ceuta, ten minutes' walk from São Bento.
+        Dinner was late, as always there.
+
+        ## Retain
+        - W @MareLabs: Maré's office is on Rua de Ceuta, Porto.
+        """,
+    "memory/2026-04-13.md": """
+        # 2026-04-13
+
+        A Graça perdeu o telemóvel no mercado de Matosinhos no sábado.
+
+        ## Reter
+        - W @MareLabs: A Maré tem cerca de 40 pessoas.
+        """,
+}
+
+
+def test_a_bullet_links_the_sentence_it_restates(make_workspace: WriteFiles) -> None:
+    s = settings_for(make_workspace(FILES))
+    index_workspace(s)
+    rows = run_cypher(
+        s,
+        "MATCH (f:Fact)-[e:EVIDENCE]->(p:Passage) WHERE f.path = 'memory/2026-05-08.md' "
+        "RETURN p.line_start ORDER BY p.line_start",
+        {},
+    ).rows
+    # The office sentence shares "office", "rua", "ceuta" with the bullet; the others
+    # share nothing with it and name no entity of it.
+    assert [r[0] for r in rows] == [5]
+
+
+def test_the_restated_sentence_ranks_right_after_its_bullet(make_workspace: WriteFiles) -> None:
+    s = settings_for(make_workspace(FILES))
+    index_workspace(s)
+    question = "Where is the Maré Labs office?"
+    with Recaller(s) as r:
+        got = r.recall(question, RecallOptions(k=4, now=date(2026, 6, 1)))
+        off = r.recall(
+            question,
+            RecallOptions(k=4, now=date(2026, 6, 1), config=RecallConfig(evidence_carry=0.0)),
+        )
+    sources = [p.source for p in got.packets]
+    bullet = sources.index("memory/2026-05-08.md#L9")
+    assert sources[bullet + 1] == "memory/2026-05-08.md#L5"
+    assert any(v.startswith("restates:") for v in got.packets[bullet + 1].via)
+    without = [p.source for p in off.packets]
+    assert "memory/2026-05-08.md#L5" not in without[: without.index("memory/2026-05-08.md#L9") + 2]
+
+
+def test_an_english_question_finds_the_portuguese_line(make_workspace: WriteFiles) -> None:
+    s = settings_for(make_workspace(FILES))
+    index_workspace(s)
+    with Recaller(s) as r:
+        got = r.recall("When did Graça lose her phone?", RecallOptions(k=3, now=date(2026, 6, 1)))
+    assert got.packets[0].source == "memory/2026-04-13.md#L3"
