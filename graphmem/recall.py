@@ -18,7 +18,6 @@
 
 from __future__ import annotations
 
-import time
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -160,10 +159,9 @@ class Recaller:
         """The best packets for `question`."""
         opts = options or RecallOptions()
         cfg = opts.config
-        started = time.perf_counter()
         plan = understand(question, self.gazetteer, opts.now)
         channels = self._channels(question, plan, opts)
-        kept, superseded = self._score(question, channels, plan, opts, started)
+        kept, superseded = self._score(question, channels, plan, opts)
         picked = self._diversify(kept, opts.k, cfg)
         packets = self._packets(picked, superseded)
         return RecallResult(
@@ -180,7 +178,6 @@ class Recaller:
         channels: dict[str, list[tuple[str, float]]],
         plan: QueryPlan,
         opts: RecallOptions,
-        started: float,
     ) -> tuple[list[_Item], dict[str, tuple[str, date | None]]]:
         """Fuse the channels, expand through the graph, and rank: the candidates, best
         first, with what superseded each."""
@@ -196,7 +193,7 @@ class Recaller:
             for rank, (item, _) in enumerate(ranked, start=1):
                 via[item].append(f"{name}#{rank}")
         scores = dict(fused)
-        self._expand(scores, via, cfg, started)
+        self._expand(scores, via, cfg)
         items = self._load(scores, via)
         superseded = self._supersession(items)
         kept = self._rank(items, superseded, plan, opts)
@@ -273,7 +270,6 @@ class Recaller:
         scores: dict[str, float],
         via: dict[str, list[str]],
         cfg: RecallConfig,
-        started: float,
     ) -> None:
         """Add reading-order neighbours and evidence of the best seeds, with damped scores."""
         top = [i for i, _ in sorted(scores.items(), key=lambda kv: -kv[1])[: cfg.expand_top]]
@@ -296,8 +292,6 @@ class Recaller:
                         following[nb] = max(following.get(nb, 0.0), frontier[src])
                 reached.update(following)
                 frontier = following
-        if (time.perf_counter() - started) * 1000 > cfg.time_budget_ms:
-            return
         if cfg.evidence_weight > 0:
             for claim, passage, how in self._evidence(top):
                 for src, dst in ((claim, passage), (passage, claim)):

@@ -49,7 +49,9 @@ class RecallConfig:
     #: question pulls in every short line that merely names them.
     vector_topic: bool = True
     #: Graph expansion: how many of the best fused seeds expand, and what an expanded node
-    #: inherits of its parent's score (reading-order neighbours, evidence links).
+    #: inherits of its parent's score (reading-order neighbours, evidence links). Its work
+    #: is bounded by these counts, not by a clock: the same question gets the same answer
+    #: on a busy machine.
     expand_top: int = 20
     neighbor_weight: float = 0.8
     #: How many reading-order steps expansion walks, each further one at neighbor_weight
@@ -85,8 +87,6 @@ class RecallConfig:
     #: counts as a near-duplicate of one already taken.
     mmr_lambda: float = 0.85
     duplicate_similarity: float = 0.95
-    #: Expansion stops when this budget is spent (milliseconds).
-    time_budget_ms: float = 150.0
 
     def with_(self, **changes: object) -> RecallConfig:
         """A copy with some fields changed."""
