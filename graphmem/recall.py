@@ -18,14 +18,16 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
 import numpy as np
 
+from graphmem.compile import content_words
 from graphmem.config import Settings
 from graphmem.crosslingual import english_query
 from graphmem.db import Graph
@@ -106,6 +108,7 @@ class Recaller:
         self._qvec: np.ndarray | None = None
         self.gazetteer = self._gazetteer()
         self._latest_day: list[date | None] = []
+        self._definition_ids: dict[str, tuple[str, frozenset[str]]] | None = None
 
     def close(self) -> None:
         """Release the database handles."""
@@ -160,7 +163,7 @@ class Recaller:
         opts = options or RecallOptions()
         cfg = opts.config
         plan = understand(question, self.gazetteer, opts.now)
-        channels = self._channels(question, plan, opts)
+        channels, plan = self._channels(question, plan, opts)
         kept, superseded = self._score(question, channels, plan, opts)
         picked = self._diversify(kept, opts.k, cfg)
         packets = self._packets(picked, superseded)
@@ -201,7 +204,7 @@ class Recaller:
 
     def _channels(
         self, question: str, plan: QueryPlan, opts: RecallOptions
-    ) -> dict[str, list[tuple[str, float]]]:
+    ) -> tuple[dict[str, list[tuple[str, float]]], QueryPlan]:
         cfg = opts.config
         kinds = set(opts.kinds) if opts.kinds else None
         channels: dict[str, list[tuple[str, float]]] = {
@@ -218,6 +221,9 @@ class Recaller:
             if cfg.weights.get("window", 0) > 0:  # items of other kinds go in _rank
                 channels["window"] = rescale(self.windows.search(qvec, cfg.window_k), floor)
         self._qvec = qvec
+        described = self._described(channels, plan, cfg)
+        if described:
+            plan = replace(plan, entities=(*plan.entities, *described))
         if plan.entities and cfg.weights.get("entity", 0) > 0:
             entity: list[tuple[str, float]] = []
             seen: set[str] = set()
@@ -239,7 +245,46 @@ class Recaller:
                 for item_id, _, _ in rows:
                     about.setdefault(item_id, 1.0)
             channels["subject"] = list(about.items())
-        return channels
+        return channels, plan
+
+    def _described(
+        self, channels: dict[str, list[tuple[str, float]]], plan: QueryPlan, cfg: RecallConfig
+    ) -> list[str]:
+        """Entities the question names by their definition rather than by a name ("Joana's
+        home server" for rook, whose page begins "Joana's home server, an Intel NUC"):
+        those whose definition line is among the `definition_top` best lexical or vector
+        hits. They then count as named: boosts, entity and subject channels."""
+        if cfg.definition_top <= 0:
+            return []
+        definitions = self._definitions()
+        asked = content_words(english_query(plan.words or plan.question))
+        found: list[str] = []
+        for name in ("lexical", "vector"):
+            for item_id, _ in channels.get(name, [])[: cfg.definition_top]:
+                if item_id not in definitions:
+                    continue
+                slug, words = definitions[item_id]
+                if slug not in plan.entities and slug not in found and len(words & asked) >= 2:
+                    found.append(slug)
+        return found
+
+    def _definitions(self) -> dict[str, tuple[str, frozenset[str]]]:
+        """Definition line id -> (entity, its words): the first line of each bank page
+        that is not a ``Key: value`` line (Aliases, Kind). Only words written in lower case
+        count: a definition is recognised by what it says ("home server"), not by the
+        names in it ("Joana's")."""
+        if self._definition_ids is None:
+            out: dict[str, tuple[str, frozenset[str]]] = {}
+            seen: set[str] = set()
+            for slug, item_id, _, text in self.graph.run("recall/page_lines").rows:
+                line = str(text or "")
+                if slug in seen or _KEY_LINE.match(line):
+                    continue
+                seen.add(slug)
+                plain = " ".join(w for w in line.split() if w[:1].islower())
+                out[str(item_id)] = (str(slug), content_words(plain))
+            self._definition_ids = out
+        return self._definition_ids
 
     def _rescore(
         self, question: str, channels: dict[str, list[tuple[str, float]]], cfg: RecallConfig
@@ -526,6 +571,8 @@ class Recaller:
 #: A question's time counts as "the past" (undated current-state lines may be stale) when
 #: it ends this many days before now.
 PAST_GRACE_DAYS = 14
+#: A page's metadata line ("Aliases: …", "Kind: person"), which defines nothing.
+_KEY_LINE = re.compile(r"[A-Za-z][\w ]{0,30}:\s")
 
 
 #: (item, day, (type, key, owner, value), lasting): one typed value a candidate states.

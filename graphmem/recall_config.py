@@ -29,6 +29,9 @@ class RecallConfig:
             "subject": 0.1,
         }
     )
+    #: An entity whose bank-page definition line is among this many best lexical or vector
+    #: hits counts as named by the question (see Recaller._described); 0 turns it off.
+    definition_top: int = 3
     #: Subject channel: items *about* each entity the question names (bullets whose subject
     #: it is, lines of its bank page), per entity.
     subject_k: int = 40

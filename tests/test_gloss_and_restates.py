@@ -122,3 +122,47 @@ def test_an_english_question_finds_the_portuguese_line(make_workspace: WriteFile
     with Recaller(s) as r:
         got = r.recall("When did Graça lose her phone?", RecallOptions(k=3, now=date(2026, 6, 1)))
     assert got.packets[0].source == "memory/2026-04-13.md#L3"
+
+
+DESCRIBED = {
+    "bank/entities/Rook.md": """
+        # Rook
+        Aliases: magpie
+        Kind: thing
+
+        Joana's home server, an Intel NUC in a cupboard.
+        """,
+    "bank/entities/Mei.md": """
+        # Mei
+        Kind: person
+
+        Joana's friend from work, originally from Chengdu.
+        """,
+    "memory/2026-01-05.md": """
+        # 2026-01-05
+
+        Kestrel has been running untouched on magpie since October.
+        Joana's sister called about the holidays.
+        """,
+}
+
+
+def test_a_question_naming_an_entity_by_its_definition_prefers_its_lines(
+    make_workspace: WriteFiles,
+) -> None:
+    """ "Joana's home server" is rook (its page begins so): the magpie line leads the log
+    lines, though it says neither "home" nor "server"; Mei's definition shares only the
+    name Joana with the question and names nothing."""
+    s = settings_for(make_workspace(DESCRIBED))
+    index_workspace(s)
+    question = "What is Joana's home server running?"
+    with Recaller(s) as r:
+        got = r.recall(question, RecallOptions(k=6, now=date(2026, 1, 10)))
+        off = r.recall(
+            question,
+            RecallOptions(k=6, now=date(2026, 1, 10), config=RecallConfig(definition_top=0)),
+        )
+    assert "rook" in got.entities and "mei" not in got.entities
+    assert "rook" not in off.entities
+    logs = [p.source for p in got.packets if p.source.startswith("memory/")]
+    assert logs[0] == "memory/2026-01-05.md#L3"
