@@ -57,7 +57,7 @@ from functools import lru_cache
 from typing import TypeVar
 
 from graphmem import timewords as W
-from graphmem.mood import clauses, lean
+from graphmem.mood import Cues, clauses, cues, leaning
 
 #: The grammar's languages: en, fr, pt, zh, de, es (word tables in graphmem.timewords).
 DEFAULT_LANGUAGES: tuple[str, ...] = W.GRAMMAR_LANGUAGES
@@ -491,18 +491,27 @@ _LEANING = frozenset({"weekday", "mon", "md", "dm", "zh_mon", "zh_date"})
 
 
 class _Leans:
-    """The lean (graphmem.mood.lean) of the clause around an offset, computed on demand."""
+    """The lean (graphmem.mood.leaning) of the clause around an offset, computed on demand.
+
+    Clause bounds once per text and each clause's cues once: a long clause holding many
+    dates would otherwise be re-read for every one of them (quadratic).
+    """
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.bounds: list[tuple[int, int]] | None = None
+        self.bounds: list[tuple[int, int]] = []
+        self.starts: list[int] = []
+        self.cues: dict[int, Cues] = {}
 
     def at(self, pos: int) -> int:
-        if self.bounds is None:
+        if not self.bounds:
             self.bounds = clauses(self.text)
-        starts = [b[0] for b in self.bounds]
-        start, end = self.bounds[max(bisect_right(starts, pos) - 1, 0)]
-        return lean(self.text[start:end], pos - start)
+            self.starts = [b[0] for b in self.bounds]
+        i = max(bisect_right(self.starts, pos) - 1, 0)
+        start, end = self.bounds[i]
+        if i not in self.cues:
+            self.cues[i] = cues(self.text[start:end])
+        return leaning(self.cues[i], pos - start)
 
 
 def _atoms(text: str, g: _Grammar, ref: date | None) -> list[_Atom]:
