@@ -98,9 +98,11 @@ def date_block(
     if len(text) > DATED_CHARS:
         text = text[:DATED_CHARS]
         extra = [s for s in extra if s.char_end <= DATED_CHARS]
-    spans = sorted([*extract_times(text, day, languages), *extra], key=lambda s: s.char_start)
+    bounds = clauses(text)
+    found = extract_times(text, day, languages, clause_bounds=bounds)
+    spans = sorted([*found, *extra], key=lambda s: s.char_start)
     parts = []
-    for a, b in clauses(text):
+    for a, b in bounds:
         inside = [s for s in spans if a <= s.char_start < b]
         parts.append(_clause(text[a:b], inside, day, kind))
     parts = [p for p in parts if p.statement or p.dated] or parts

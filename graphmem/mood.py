@@ -128,6 +128,8 @@ def clauses(text: str) -> list[tuple[int, int]]:
 
 def _unquoted(text: str) -> str:
     """`text` with inline code blanked out (same length): `will` in a command is no cue."""
+    if "`" not in text:
+        return text  # most text: no pass of the pattern
     return _CODE.sub(lambda m: " " * len(m.group()), text)
 
 

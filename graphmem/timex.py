@@ -506,10 +506,10 @@ class _Leans:
     dates would otherwise be re-read for every one of them (quadratic).
     """
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, bounds: list[tuple[int, int]] | None = None) -> None:
         self.text = text
-        self.bounds: list[tuple[int, int]] = []
-        self.starts: list[int] = []
+        self.bounds: list[tuple[int, int]] = bounds or []
+        self.starts: list[int] = [b[0] for b in self.bounds]
         self.cues: dict[int, Cues] = {}
 
     def at(self, pos: int) -> int:
@@ -523,10 +523,12 @@ class _Leans:
         return leaning(self.cues[i], pos - start)
 
 
-def _atoms(text: str, g: _Grammar, ref: date | None) -> list[_Atom]:
+def _atoms(
+    text: str, g: _Grammar, ref: date | None, bounds: list[tuple[int, int]] | None
+) -> list[_Atom]:
     """Every grammar match that is a date, in text order; ranges not yet joined."""
     atoms = []
-    leans = _Leans(text)
+    leans = _Leans(text, bounds)
     for m in g.pattern.finditer(text):
         kind = m.lastgroup or ""
         pre = _key(m["pre"] or "")
@@ -587,19 +589,25 @@ def _time_span(text: str, atom: _Atom, ref: date | None) -> TimeSpan:
 
 
 def extract_times(
-    text: str, day: date | None, languages: Sequence[str] = DEFAULT_LANGUAGES
+    text: str,
+    day: date | None,
+    languages: Sequence[str] = DEFAULT_LANGUAGES,
+    *,
+    clause_bounds: list[tuple[int, int]] | None = None,
 ) -> list[TimeSpan]:
     """All time expressions in `text`, in order, resolved relative to `day`.
 
     With `day=None` only expressions that carry their year resolve ("2025-11-27",
     "Nov 27–Dec 1, 2025", "in 2024"). Raises ValueError for a language other than
-    en, fr, pt, zh; never for the text itself.
+    en, fr, pt, zh; never for the text itself. `clause_bounds` are
+    ``graphmem.mood.clauses(text)``, if the caller has them already.
     """
     g = _grammar(tuple(languages))
     if not g.prefilter.search(text):
         return []
     ref = None if day is None else _as_date(day)
-    return [_time_span(text, a, ref) for a in _join(text, _atoms(text, g, ref), ref)]
+    atoms = _atoms(text, g, ref, clause_bounds)
+    return [_time_span(text, a, ref) for a in _join(text, atoms, ref)]
 
 
 _DURATION = re.compile(
