@@ -113,13 +113,15 @@ def fallback_notice(language: str) -> str | None:
     return None if _search() is not None else _NOTICE.format(lang=language)
 
 
-def _parse(text: str, language: str, base: date, **settings: Any) -> datetime | None:
-    found = _search()(
-        text,
-        languages=[language],
-        settings={**_SETTINGS, "RELATIVE_BASE": datetime(base.year, base.month, base.day),
-                  **settings},
-    )  # fmt: skip
+@lru_cache(maxsize=4096)
+def _parse(text: str, language: str, base: date, prefer_day: str = "") -> datetime | None:
+    """dateparser's first date in `text` relative to `base` (PREFER_DAY_OF_MONTH
+    `prefer_day`, if given). Cached: each date found costs two or three of these calls (about
+    1 ms each), and a log repeats its "ieri", "oggi" and "la settimana scorsa" on one day."""
+    settings = {**_SETTINGS, "RELATIVE_BASE": datetime(base.year, base.month, base.day)}
+    if prefer_day:
+        settings["PREFER_DAY_OF_MONTH"] = prefer_day
+    found = _search()(text, languages=[language], settings=settings)
     return found[0][1] if found else None
 
 
@@ -166,8 +168,8 @@ def _guarded(
         here, there = _parse(surface, language, day), _parse(surface, language, shifted)
         if here and there and day - here.date() == shifted - there.date():
             return None  # "3 giorni": a duration, not a date
-    first = _parse(surface, language, day, PREFER_DAY_OF_MONTH="first")
-    last = _parse(surface, language, day, PREFER_DAY_OF_MONTH="last")
+    first = _parse(surface, language, day, "first")
+    last = _parse(surface, language, day, "last")
     if first and last and first.day == 1 and last.day >= 28 and first.month == last.month:
         end = first.replace(day=calendar.monthrange(first.year, first.month)[1])
         return first.date(), end.date(), "month"  # a month without a day: all of it
