@@ -33,6 +33,10 @@ from graphmem.timex import DEFAULT_LANGUAGES, TimeSpan, extract_times
 
 #: Kinds whose dates are when a state began (a world fact "moved to Lisbon in March").
 STATE_KINDS = frozenset({"world"})
+#: A block is dated by its first DATED_CHARS characters. A sentence unit is far shorter (the
+#: longest block of clawd-dev's logs and of fixtures/ has 2,673); a longer block is a pasted
+#: dump or a code block, and reading all of a 1 MB one dense with dates took seconds.
+DATED_CHARS = 4_000
 
 
 @dataclass(frozen=True)
@@ -89,10 +93,16 @@ def date_block(
     """The validity and mood of one block (`kind` as in graphmem.blocks: world, log...).
 
     `extra` are spans found by other means (graphmem.timex_fallback), merged in text order.
+    Only the first DATED_CHARS characters of `text` are read.
     """
-    spans = sorted([*extract_times(text, day, languages), *extra], key=lambda s: s.char_start)
+    if len(text) > DATED_CHARS:
+        text = text[:DATED_CHARS]
+        extra = [s for s in extra if s.char_end <= DATED_CHARS]
+    bounds = clauses(text)
+    found = extract_times(text, day, languages, clause_bounds=bounds)
+    spans = sorted([*found, *extra], key=lambda s: s.char_start)
     parts = []
-    for a, b in clauses(text):
+    for a, b in bounds:
         inside = [s for s in spans if a <= s.char_start < b]
         parts.append(_clause(text[a:b], inside, day, kind))
     parts = [p for p in parts if p.statement or p.dated] or parts

@@ -19,7 +19,7 @@ from datetime import date
 from graphmem.blocks import Block, EntityPage, ParsedFile
 from graphmem.cache import FileCache, code_version
 from graphmem.compile import BlockExtras, EntityInfo, declare, page_aliases
-from graphmem.dating import Dating, date_block
+from graphmem.dating import DATED_CHARS, Dating, date_block
 from graphmem.entities import (
     Gazetteer,
     KnownEntity,
@@ -125,7 +125,9 @@ class Extractor:
             payload = {}
             for block in pf.blocks:
                 extra = (
-                    fallback_times(block.text, pf.day, language) if fallback and language else []
+                    fallback_times(block.text[:DATED_CHARS], pf.day, language)
+                    if fallback and language
+                    else []
                 )
                 dating = date_block(block.text, pf.day, block.kind, extra=extra)
                 payload[block.id] = [_iso(dating.valid_from), _iso(dating.valid_to), dating.mood]

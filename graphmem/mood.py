@@ -25,7 +25,8 @@ literal words between word boundaries: linear time, no nested repetition.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from bisect import bisect_left
+from typing import Literal, NamedTuple
 
 Mood = Literal["plan", "hypothetical"]
 
@@ -105,9 +106,12 @@ _PAST_RX = _compile(_PAST, _ZH_PAST)
 # A clause ends at sentence punctuation (or ";") followed by a space, or at a line break
 # that starts a new list item or a blank line. A full stop after a digit ("19. März") or a
 # capitalised three-letter word ("Nov. 27") is an ordinal or an abbreviation.
-_CLAUSE_END = re.compile(
-    r"(?:(?<!\d)(?<![A-Z][a-z]{2})\.|[!?;。！？；])+(?=\s|$)|\n(?=\s*(?:[-*+]\s|\n|#))"
-)
+#
+# Linear: a run of end marks is read only from its first mark (the lookbehind: from inside
+# the run, the same run would fail the same way, once per mark), and after a line break
+# the blanks up to the next line break are read once.
+_END_MARK = r"(?:(?<!\d)(?<![A-Z][a-z]{2})\.|[!?;。！？；])"
+_CLAUSE_END = re.compile(rf"(?<!{_END_MARK}){_END_MARK}++(?=\s|$)|\n(?=[^\S\n]*+(?:\n|[-*+]\s|#))")
 _CODE = re.compile(r"`[^`\n]*`")
 
 
@@ -124,6 +128,8 @@ def clauses(text: str) -> list[tuple[int, int]]:
 
 def _unquoted(text: str) -> str:
     """`text` with inline code blanked out (same length): `will` in a command is no cue."""
+    if "`" not in text:
+        return text  # most text: no pass of the pattern
     return _CODE.sub(lambda m: " " * len(m.group()), text)
 
 
@@ -137,16 +143,40 @@ def mood(text: str) -> Mood | None:
     return None
 
 
-def lean(text: str, at: int | None = None) -> int:
-    """1 if `text` looks forward (will, next, va, wird, 打算…), -1 if back (was, -ed, hier,
-    foi, gestern, 了…), 0 if neither. With both, the cue nearest to offset `at` decides."""
+class Cues(NamedTuple):
+    """Where a clause's forward and past cues start (sorted offsets), for :func:`leaning`."""
+
+    ahead: list[int]
+    back: list[int]
+
+
+def cues(text: str) -> Cues:
+    """The offsets of the forward cues (will, next, va, wird, 打算…) and past cues (was,
+    -ed, hier, foi, gestern, 了…) of `text`. Read a clause once, then ask :func:`leaning`
+    about each offset in it: asking :func:`lean` per offset reads the clause every time."""
     clean = _unquoted(text)
-    ahead = [m.start() for rx in (_PLAN_RX, _FORWARD_RX) for m in rx.finditer(clean)]
-    back = [m.start() for m in _PAST_RX.finditer(clean)]
+    ahead = sorted(m.start() for rx in (_PLAN_RX, _FORWARD_RX) for m in rx.finditer(clean))
+    return Cues(ahead, [m.start() for m in _PAST_RX.finditer(clean)])
+
+
+def _distance(offsets: list[int], at: int) -> int:
+    """The distance from `at` to the nearest of the sorted, non-empty `offsets`."""
+    i = bisect_left(offsets, at)
+    return min(abs(offsets[j] - at) for j in (i - 1, i) if 0 <= j < len(offsets))
+
+
+def leaning(found: Cues, at: int | None = None) -> int:
+    """:func:`lean` from the cues :func:`cues` found."""
+    ahead, back = found
     if not ahead or not back:
         return 1 if ahead else -1 if back else 0
     if at is None:
         return 0
-    nearest_ahead = min(abs(p - at) for p in ahead)
-    nearest_back = min(abs(p - at) for p in back)
+    nearest_ahead, nearest_back = _distance(ahead, at), _distance(back, at)
     return 1 if nearest_ahead < nearest_back else -1 if nearest_back < nearest_ahead else 0
+
+
+def lean(text: str, at: int | None = None) -> int:
+    """1 if `text` looks forward (will, next, va, wird, 打算…), -1 if back (was, -ed, hier,
+    foi, gestern, 了…), 0 if neither. With both, the cue nearest to offset `at` decides."""
+    return leaning(cues(text), at)

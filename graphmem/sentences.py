@@ -11,11 +11,13 @@ Pure and linear: one left-to-right scan, no backtracking pattern.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 #: Sentence-final punctuation; the CJK ones end a sentence with no space after them.
 _FINAL = frozenset(".!?…")
 _FINAL_CJK = frozenset("。！？；")
+_MARK = re.compile("[.!?…。！？；]")
 #: Closers that may follow the final mark and still belong to the sentence.
 _CLOSERS = frozenset("\"'”’»)]*_")
 #: Words whose trailing period is not a sentence end (lower-cased, without the period).
@@ -34,37 +36,56 @@ class Unit:
     line_end: int
 
 
-def _ends_sentence(text: str, i: int) -> int:
-    """If a sentence ends at ``text[i]``, the index just past it (closers included), else -1."""
-    ch = text[i]
+def _abbreviation(text: str, k: int, i: int) -> bool:
+    """Whether the word ``text[k:i]`` before a period is an abbreviation or an initial."""
+    while k < i and text[k] in "(\"'":
+        k += 1  # the same as lstrip after lower(): lower() never makes a quote or "("
+    if i - k > 8:
+        return False  # longer than any abbreviation (lower() never shortens a word)
+    word = text[k:i].lower()
+    return word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha())
+
+
+def _sentence_ends(text: str) -> list[int]:
+    """The offsets just past each sentence end (closers included), in order.
+
+    A sentence ends at a CJK final mark, or at a run of final marks and closers followed by
+    a blank (or the end) and a word that does not start in lower case, unless every mark of
+    the run is a period after an abbreviation or an initial. Each run is read once: reading
+    it again from each of its marks made a long run of periods quadratic.
+    """
+    ends: list[int] = []
     n = len(text)
-    if ch in _FINAL_CJK:
+    i = 0
+    while found := _MARK.search(text, i):
+        i = found.start()
         j = i + 1
-        while j < n and text[j] in _CLOSERS:
+        if text[i] in _FINAL_CJK:
+            while j < n and text[j] in _CLOSERS:
+                j += 1
+            ends.append(j)
+            i = j
+            continue
+        while j < n and (text[j] in _FINAL or text[j] in _CLOSERS):
             j += 1
-        return j
-    if ch not in _FINAL:
-        return -1
-    j = i + 1
-    while j < n and (text[j] in _FINAL or text[j] in _CLOSERS):
-        j += 1
-    if j < n and not text[j].isspace():
-        return -1  # "3.5", "v1.2", "example.com", "e.g.,"
-    if ch == ".":
-        # The word before the period: an abbreviation or an initial does not end a sentence.
+        if j < n and not text[j].isspace():
+            i = j  # "3.5", "v1.2", "example.com", "e.g.,"
+            continue
+        m = j
+        while m < n and text[m].isspace():
+            m += 1
+        if m < n and text[m].islower():
+            i = j  # the next word must look like a sentence start (not "…, and so on. and")
+            continue
         k = i
         while k > 0 and not text[k - 1].isspace():
             k -= 1
-        word = text[k:i].lower().lstrip("(\"'")
-        if word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha()):
-            return -1
-    # The next word must look like a sentence start (not "…, and so on. and").
-    m = j
-    while m < n and text[m].isspace():
-        m += 1
-    if m < n and text[m].islower():
-        return -1
-    return j
+        for p in range(i, j):
+            if text[p] in _FINAL and not (text[p] == "." and _abbreviation(text, k, p)):
+                ends.append(j)
+                break
+        i = j
+    return ends
 
 
 def split_units(lines: list[str], first_line: int) -> list[Unit]:
@@ -98,17 +119,14 @@ def split_units(lines: list[str], first_line: int) -> list[Unit]:
     # Sentence boundaries: final punctuation only; a line break is a soft wrap.
     spans: list[tuple[int, int]] = []
     begin = 0
-    i = 0
-    while i < len(text):
-        end = _ends_sentence(text, i)
-        if end > 0:
-            spans.append((begin, end))
-            begin = i = end
-            continue
-        i += 1
+    for end in _sentence_ends(text):
+        spans.append((begin, end))
+        begin = end
     spans.append((begin, len(text)))
 
-    units: list[Unit] = []
+    # Sentences on the same single line join into one unit; their pieces are joined once at
+    # the end (appending to the unit's text per sentence was quadratic on one long line).
+    groups: list[tuple[list[str], int, int]] = []
     for a, b in spans:
         sentence = text[a:b].strip()
         if not sentence:
@@ -116,11 +134,11 @@ def split_units(lines: list[str], first_line: int) -> list[Unit]:
         while text[a].isspace():
             a += 1
         la, lb = first_line + line_of(a), first_line + line_of(b - 1)
-        last = units[-1] if units else None
-        if last and la == lb == last.line_start == last.line_end:
+        last = groups[-1] if groups else None
+        if last and la == lb == last[1] == last[2]:
             # Another sentence on the same single line: a citation is made of lines.
-            sep = "" if last.text[-1] in _FINAL_CJK else " "
-            units[-1] = Unit(f"{last.text}{sep}{sentence}", la, lb)
+            sep = "" if last[0][-1][-1] in _FINAL_CJK else " "
+            last[0].extend((sep, sentence))
         else:
-            units.append(Unit(sentence, la, lb))
-    return units
+            groups.append(([sentence], la, lb))
+    return [Unit("".join(pieces), la, lb) for pieces, la, lb in groups]

@@ -7,7 +7,10 @@ use ("Número novo da Graça: +351 933 481 660" and "mobile +351 917 302 118" bo
 values are a change of state: the newer one supersedes the older (graphmem.supersede),
 and recall demotes the older one for questions about the present.
 
-Each pattern is linear: no nested quantifiers over the same characters.
+Each pattern is linear: no nested quantifiers over the same characters, and no unbounded
+run tried again from every position inside it (a host name's label before ".lan" has at
+most 63 characters, as in DNS: an unbounded one read the whole rest of a "-1-1-1…" line
+from each of its positions).
 """
 
 from __future__ import annotations
@@ -21,7 +24,14 @@ _PHONE = re.compile(r"(?<![\w+])\+\d{1,3}(?:[ .-]?\d{2,4}){2,4}(?!\d)")
 _IP = re.compile(r"(?<![\d.])(\d{1,3}(?:\.\d{1,3}){3})(?::(\d{2,5}))?(?![\d.]*\d)")
 _PORT = re.compile(
     r"\b(?:port|porta|porte|puerto|Port|端口)\s*:?\s*(\d{2,5})\b|"
-    r"\b(?:localhost|[\w-]+\.(?:lan|local|internal)):(\d{2,5})\b",
+    r"\b(?:localhost|[\w-]{1,63}+\.(?:lan|local|internal)):(\d{2,5})\b",
+    re.IGNORECASE,
+)
+# _PORT without the host alternative, for text where no host can match (most text): the
+# same matches, without trying a host name at every word.
+_HOST_PORT = re.compile(r"\.(?:lan|local|internal):", re.IGNORECASE)
+_PORT_NO_HOST = re.compile(
+    r"\b(?:port|porta|porte|puerto|Port|端口)\s*:?\s*(\d{2,5})\b|\b(?:localhost):(\d{2,5})\b",
     re.IGNORECASE,
 )
 _VERSION = re.compile(r"\b([A-Z][\w-]{1,40})\s+v?(\d+\.\d+(?:\.\d+)?)(?![.\d])")
@@ -68,7 +78,7 @@ def slots(text: str) -> list[Slot]:
             found[(IP, "")] = address
         if m.group(2):
             found[(PORT, "")] = m.group(2)
-    for m in _PORT.finditer(text):
+    for m in (_PORT if _HOST_PORT.search(text) else _PORT_NO_HOST).finditer(text):
         found[(PORT, "")] = m.group(1) or m.group(2)
     for m in _VERSION.finditer(text):
         found[(VERSION, m.group(1).casefold())] = m.group(2)

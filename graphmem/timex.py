@@ -51,13 +51,13 @@ import calendar
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from functools import lru_cache
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from graphmem import timewords as W
-from graphmem.mood import clauses, lean
+from graphmem.mood import Cues, clauses, cues, leaning
 
 #: The grammar's languages: en, fr, pt, zh, de, es (word tables in graphmem.timewords).
 DEFAULT_LANGUAGES: tuple[str, ...] = W.GRAMMAR_LANGUAGES
@@ -73,6 +73,10 @@ _ZH_NUM = r"\d{1,3}|[一二两三四五六七八九十]{1,3}"
 _ZH_UNITS = {"天": "day", "日": "day", "周": "week", "星期": "week", "个星期": "week",
              "个月": "month", "年": "year"}  # fmt: skip
 _ZH_SIGN = {"上": -1, "去": -1, "这": 0, "本": 0, "今": 0, "下": 1, "明": 1}
+# The CJK characters a zh form can start with (besides digits): zh_wd [上下这本]个周星礼,
+# zh_per [上这本下去今明], zh_rel (今昨明前后, from timewords.REL_DAYS), zh_off and zh_mon
+# numerals, zh_roll 过去/最近. A test checks every zh word of the tables starts with one.
+_ZH_LEADS = "上下这本个周星礼去今明昨前后过最一二两三四五六七八九十"
 # Between two dates, a range: "Nov 27 – Dec 1", "27 Nov to 1 Dec", "11月27日至12月1日".
 _RANGE_GAP = re.compile(
     r"\s*(?:[-–—~至到]|(?:to|until|till|through|thru|au|à|a|até|bis|al|hasta)(?!\w))\s*", re.I
@@ -109,9 +113,12 @@ YMD = tuple[int | None, int, int]  # a calendar day whose year may be missing
 _Trie = dict[str, "_Trie"]
 
 
-@dataclass(frozen=True)
-class _Atom:
-    """One grammar match: a resolved span, or a bare day waiting for range joining."""
+class _Atom(NamedTuple):
+    """One grammar match: a resolved span, or a bare day waiting for range joining.
+
+    A NamedTuple, not a frozen dataclass: `_replace` is ~10 times faster than
+    dataclasses.replace, and a block dense with dates makes thousands of them.
+    """
 
     kind: str
     start: int
@@ -254,13 +261,15 @@ def _grammar(languages: tuple[str, ...]) -> _Grammar:
     body = "|".join(f"(?P<{name}>{rx})" for name, rx in alts.items())
     pre = rf"(?:(?P<pre>{_alt(list(roles))})(?:(?<=-)|\s+))?"
     # The pattern is tried only where an expression can begin: the start of a word that
-    # opens some expression (most words open none), a CJK character, or a digit not glued
-    # to a Latin letter or digit (CJK characters count as \w, so "在2024年" needs this).
+    # opens some expression (most words open none), a CJK character that opens a zh form
+    # (_ZH_LEADS: trying every CJK character made 1 MB of "年月日" take seconds), or a digit
+    # not glued to a Latin letter or digit (CJK characters count as \w, so "在2024年" needs
+    # this).
     leads = {w.split()[0] for w in [*roles, *prefix, *periods, *latin_rel, *months, *weekdays,
              *numbers, *W.ROLLING_ARTICLES, *W.ROLLING_WORDS, *W.AGO_BEFORE]}  # fmt: skip
     loose = [w for w in leads if w[-1] in "'-"]  # "l'année", "mid-March"
     gate = (rf"(?:(?<!\w)(?=(?:{_alt([w for w in leads if w not in loose])})(?!\w)"
-            rf"|{_alt(loose)})|{_LATIN_BEFORE}(?=\d)|(?=[\u3400-\u9fff]))")  # fmt: skip
+            rf"|{_alt(loose)})|{_LATIN_BEFORE}(?=\d)|(?=[{_ZH_LEADS}]))")  # fmt: skip
     # A passage with none of these words, no year-like number, no digit-dash-digit and no
     # CJK time character cannot match: most passages stop here.
     words = [*months, *weekdays, *units, *periods, *latin_rel]
@@ -374,20 +383,20 @@ def _absolute(
 ) -> _Atom | None:
     """Kinds that name a calendar date; only a yearless month or day needs `ref`."""
     if kind == "iso":
-        return replace(atom, ymd=(int(m["iso_y"]), int(m["iso_m"]), int(m["iso_d"])))
+        return atom._replace(ymd=(int(m["iso_y"]), int(m["iso_m"]), int(m["iso_d"])))
     if kind == "zh_date":
         y, mo, d = m["zy"], m["zm"] or m["zm2"], m["zd"] or m["zd2"]
         if d:
-            return replace(atom, ymd=(int(y) if y else None, int(mo), int(d)))
-        return replace(atom, span=_period(date(int(y), int(mo or 1), 1), "month" if mo else "year"))
+            return atom._replace(ymd=(int(y) if y else None, int(mo), int(d)))
+        return atom._replace(span=_period(date(int(y), int(mo or 1), 1), "month" if mo else "year"))
     if kind == "year":
         year_span = _period(date(int(m["yr"]), 1, 1), "year")
-        return replace(atom, span=year_span) if pre in W.YEAR_PRE else None
+        return atom._replace(span=year_span) if pre in W.YEAR_PRE else None
     if kind == "zh_mon":
         if ref is None:
             return None
         month = _zh_int(m["zmo"])
-        return replace(atom, span=_month_span(month, None, ref, _direction(atom)))
+        return atom._replace(span=_month_span(month, None, ref, _direction(atom)))
     licensed = atom.role in ("license", "open", "around", "until", "from")
     word, year = m[f"{kind}_m"], m[f"{kind}_y"] if kind != "mon" else None
     if _key(word) in W.AMBIGUOUS_MONTHS and word[:1].islower() and not (year or atom.role):
@@ -398,16 +407,16 @@ def _absolute(
         days = [int(d) for d in ((m["md_d"], m["md_d2"]) if kind == "md" else
                                  (m["dm_d0"], m["dm_d"])) if d]  # fmt: skip
         if len(days) == 1:
-            return replace(atom, ymd=(y, month, days[0]))
+            return atom._replace(ymd=(y, month, days[0]))
         span = _resolve_range((y, month, days[0]), (y, month, days[1]), ref, atom.lean)
-        return replace(atom, span=span) if span else None
+        return atom._replace(span=span) if span else None
     if kind == "my" and y is not None:
-        return replace(atom, span=_period(date(y, month, 1), "month"))
+        return atom._replace(span=_period(date(y, month, 1), "month"))
     directions = [g.mods[_key(m[x])] for x in ("mon_pm", "mon_sm") if m[x]]
     if ref is None or not (directions or licensed):
         return None  # a bare month name needs "in", "since", "last"... to be a date
     direction = directions[0] if directions else None
-    return replace(atom, span=_month_span(month, direction, ref, _direction(atom)))
+    return atom._replace(span=_month_span(month, direction, ref, _direction(atom)))
 
 
 def _direction(atom: _Atom) -> int:
@@ -429,7 +438,7 @@ def _relative(
         if previous and _key(previous[0]) in W.MORNING_BEFORE:
             return None  # "heute Morgen", "esta mañana": this morning, not tomorrow
     if kind in ("relday", "zh_rel"):
-        return replace(atom, span=_period(ref + timedelta(days=g.reldays[_key(m[kind])]), "day"))
+        return atom._replace(span=_period(ref + timedelta(days=g.reldays[_key(m[kind])]), "day"))
     if kind in ("period", "zh_per"):
         if kind == "period":
             unit, n = g.periods[_key(m[kind])]
@@ -446,43 +455,43 @@ def _relative(
             n = _ZH_SIGN[m["zp_e"] or m["zp_w"] or m["zp_m"] or m["zp_y"]]
         if unit == "weekend":  # Saturday and Sunday of that Monday-first week
             monday, _, _ = _period(_shift(ref, n, "week"), "week")
-            return replace(
-                atom, span=(monday + timedelta(days=5), monday + timedelta(days=6), "range")
+            return atom._replace(
+                span=(monday + timedelta(days=5), monday + timedelta(days=6), "range")
             )
-        return replace(atom, span=_period(_shift(ref, n, unit), unit))
+        return atom._replace(span=_period(_shift(ref, n, unit), unit))
     if kind == "weekday":
         name, directions = _key(m["wd"]), [g.mods[_key(m[x])] for x in ("wd_pm", "wd_sm") if m[x]]
         if name in W.PT_SHORT_WEEKDAYS and not directions:
             return None  # "segunda" alone is also "second"
         anchor = _weekday(ref, g.weekdays[name], directions[0] if directions else _direction(atom))
-        return replace(atom, span=_period(anchor, "day"))
+        return atom._replace(span=_period(anchor, "day"))
     if kind == "zh_wd":
         weekday, prefix = min("一二三四五六日天".index(m["zw_d"]), 6), m["zw_p"]
         if prefix in ("上", "下"):  # 上周二: Tuesday of last week, not the latest Tuesday
             anchor = _weekday(_shift(ref, _ZH_SIGN[prefix], "week"), weekday, 0)
         else:
             anchor = _weekday(ref, weekday, 0 if prefix else -1)
-        return replace(atom, span=_period(anchor, "day"))
+        return atom._replace(span=_period(anchor, "day"))
     if kind == "offset":
         n, unit = g.numbers.get(_key(m["off_n"])) or int(m["off_n"]), g.units[_key(m["off_u"])]
         after = _key(m["off_dir"] or "")
         sign = -1 if m["off_back"] or after == "ago" else 1 if after or pre in W.FUTURE_PRE else 0
         if not sign:
             return None  # "3 days" alone is a duration, not a date
-        return replace(atom, span=_period(_shift(ref, sign * n, unit), unit))
+        return atom._replace(span=_period(_shift(ref, sign * n, unit), unit))
     if kind == "zh_off":
         n, unit = _zh_int(m["zo_n"]), _ZH_UNITS[m["zo_u"]]
         sign = -1 if "前" in m["zo_d"] else 1
-        return replace(atom, span=_period(_shift(ref, sign * n, unit), unit))
+        return atom._replace(span=_period(_shift(ref, sign * n, unit), unit))
     if kind == "rolling":
         count = m["rol_n0"] or m["rol_n"]
         if not count and _key(m["rol_w"]) != "past":
             return None  # "the last day of the offsite" is no window; "the past week" is
         n = (g.numbers.get(_key(count)) or int(count)) if count else 1
-        return replace(atom, span=(_shift(ref, -n, g.units[_key(m["rol_u"])]), ref, "range"))
+        return atom._replace(span=(_shift(ref, -n, g.units[_key(m["rol_u"])]), ref, "range"))
     if kind == "zh_roll":
         n = _zh_int(m["zr_n"]) if m["zr_n"] else 1
-        return replace(atom, span=(_shift(ref, -n, _ZH_UNITS[m["zr_u"]]), ref, "range"))
+        return atom._replace(span=(_shift(ref, -n, _ZH_UNITS[m["zr_u"]]), ref, "range"))
     return None
 
 
@@ -491,30 +500,41 @@ _LEANING = frozenset({"weekday", "mon", "md", "dm", "zh_mon", "zh_date"})
 
 
 class _Leans:
-    """The lean (graphmem.mood.lean) of the clause around an offset, computed on demand."""
+    """The lean (graphmem.mood.leaning) of the clause around an offset, computed on demand.
 
-    def __init__(self, text: str) -> None:
+    Clause bounds once per text and each clause's cues once: a long clause holding many
+    dates would otherwise be re-read for every one of them (quadratic).
+    """
+
+    def __init__(self, text: str, bounds: list[tuple[int, int]] | None = None) -> None:
         self.text = text
-        self.bounds: list[tuple[int, int]] | None = None
+        self.bounds: list[tuple[int, int]] = bounds or []
+        self.starts: list[int] = [b[0] for b in self.bounds]
+        self.cues: dict[int, Cues] = {}
 
     def at(self, pos: int) -> int:
-        if self.bounds is None:
+        if not self.bounds:
             self.bounds = clauses(self.text)
-        starts = [b[0] for b in self.bounds]
-        start, end = self.bounds[max(bisect_right(starts, pos) - 1, 0)]
-        return lean(self.text[start:end], pos - start)
+            self.starts = [b[0] for b in self.bounds]
+        i = max(bisect_right(self.starts, pos) - 1, 0)
+        start, end = self.bounds[i]
+        if i not in self.cues:
+            self.cues[i] = cues(self.text[start:end])
+        return leaning(self.cues[i], pos - start)
 
 
-def _atoms(text: str, g: _Grammar, ref: date | None) -> list[_Atom]:
+def _atoms(
+    text: str, g: _Grammar, ref: date | None, bounds: list[tuple[int, int]] | None
+) -> list[_Atom]:
     """Every grammar match that is a date, in text order; ranges not yet joined."""
     atoms = []
-    leans = _Leans(text)
+    leans = _Leans(text, bounds)
     for m in g.pattern.finditer(text):
         kind = m.lastgroup or ""
         pre = _key(m["pre"] or "")
         atom = _Atom(kind, m.start(), m.start(kind), m.end(), g.roles.get(pre, ""))
         if ref is not None and kind in _LEANING:
-            atom = replace(atom, lean=leans.at(atom.core))
+            atom = atom._replace(lean=leans.at(atom.core))
         if kind in ("iso", "zh_date", "zh_mon", "year", "md", "dm", "my", "mon"):
             found = _absolute(kind, m, g, pre, atom, ref)
         else:
@@ -532,19 +552,19 @@ def _join(text: str, atoms: list[_Atom], ref: date | None) -> list[_Atom]:
         a = atoms[i]
         if a.kind == "weekday" and i + 1 < len(atoms) and (b := atoms[i + 1]).ymd is not None:
             if _WEEKDAY_GAP.fullmatch(text[a.end : b.start]):  # "Thursday, 27 November"
-                a = replace(b, start=a.start, role=a.role or b.role)
+                a = b._replace(start=a.start, role=a.role or b.role)
                 i += 1
         if a.ymd is not None and i + 1 < len(atoms) and (b := atoms[i + 1]).ymd is not None:
             gap = text[a.end : b.core]
             if _RANGE_GAP.fullmatch(gap) or (a.role == "between" and _AND_GAP.fullmatch(gap)):
                 span = _resolve_range(a.ymd, b.ymd, ref, a.lean)
                 if span is not None:
-                    joined.append(replace(a, end=b.end, span=span, ymd=None))
+                    joined.append(a._replace(end=b.end, span=span, ymd=None))
                     i += 2
                     continue
         if a.ymd is not None:
             day = _resolve_day(a.ymd, ref, a.lean)
-            a = replace(a, span=(day, day, "day"), ymd=None) if day else a
+            a = a._replace(span=(day, day, "day"), ymd=None) if day else a
         if a.span is not None:
             joined.append(a)
         i += 1
@@ -569,19 +589,25 @@ def _time_span(text: str, atom: _Atom, ref: date | None) -> TimeSpan:
 
 
 def extract_times(
-    text: str, day: date | None, languages: Sequence[str] = DEFAULT_LANGUAGES
+    text: str,
+    day: date | None,
+    languages: Sequence[str] = DEFAULT_LANGUAGES,
+    *,
+    clause_bounds: list[tuple[int, int]] | None = None,
 ) -> list[TimeSpan]:
     """All time expressions in `text`, in order, resolved relative to `day`.
 
     With `day=None` only expressions that carry their year resolve ("2025-11-27",
     "Nov 27–Dec 1, 2025", "in 2024"). Raises ValueError for a language other than
-    en, fr, pt, zh; never for the text itself.
+    en, fr, pt, zh; never for the text itself. `clause_bounds` are
+    ``graphmem.mood.clauses(text)``, if the caller has them already.
     """
     g = _grammar(tuple(languages))
     if not g.prefilter.search(text):
         return []
     ref = None if day is None else _as_date(day)
-    return [_time_span(text, a, ref) for a in _join(text, _atoms(text, g, ref), ref)]
+    atoms = _atoms(text, g, ref, clause_bounds)
+    return [_time_span(text, a, ref) for a in _join(text, atoms, ref)]
 
 
 _DURATION = re.compile(

@@ -29,6 +29,7 @@ and is never judged.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import NamedTuple
@@ -159,13 +160,24 @@ _CLAUSE_END = re.compile(
 )
 
 
+#: A negation scopes over at most this many characters after its cue (the longest scope in
+#: clawd-dev's logs is 66): reading to the clause's end from every cue of a long clause of
+#: "not not …" was quadratic.
+NEGATION_SCOPE = 200
+
+
 def negated_over(folded: str, tokens: frozenset[str]) -> bool:
     """Whether a negation (or "no longer") of `folded` scopes over one of `tokens`: the rest
-    of its clause after the cue. "hasn't broken anything" says nothing against "running"."""
+    of its clause after the cue, up to NEGATION_SCOPE characters. "hasn't broken anything"
+    says nothing against "running"."""
+    ends: list[int] | None = None
     for rx in (NEGATION, ENDED):
         for m in rx.finditer(folded):
-            end = _CLAUSE_END.search(folded, m.end())
-            if topic(folded[m.end() : end.start() if end else len(folded)]) & tokens:
+            if ends is None:  # clause ends once per text, not once per cue
+                ends = [e.start() for e in _CLAUSE_END.finditer(folded)]
+            i = bisect_left(ends, m.end())
+            end = min(ends[i] if i < len(ends) else len(folded), m.end() + NEGATION_SCOPE)
+            if topic(folded[m.end() : end]) & tokens:
                 return True
     return False
 

@@ -15,12 +15,16 @@ from typing import Any
 
 import pytest
 
+from graphmem.crosslingual import segment_cjk
 from graphmem.entities import Gazetteer, KnownEntity, explicit_mentions, find_mentions
 from graphmem.merge import add_aliases
 from graphmem.parser import heading, parse
 from graphmem.readonly import tokens
+from graphmem.slots import Slot, slots
+from graphmem.stance import read
 from graphmem.supersede import FactIn, find_supersessions
 from graphmem.textio import Lines
+from graphmem.verdicts import negated_over
 
 MB = 1 << 20
 
@@ -86,3 +90,23 @@ def test_cypher_made_of_a_megabyte_of_strings_and_comments() -> None:
 def test_a_megabyte_of_lone_carriage_returns() -> None:
     data = b"a\r" * (MB // 2)
     assert finishes(Lines.decode, data).encode() == data
+
+
+def test_a_line_of_minus_ones_has_no_port() -> None:
+    # The host-port pattern read the rest of the line from every position of "-1-1-1…".
+    assert finishes(slots, "-1" * (MB // 2)) == []
+    assert Slot("port", "", "8080") in finishes(slots, "-1" * (MB // 2) + " x.lan:8080")
+
+
+def test_a_line_of_preference_cues() -> None:
+    # Each "prefer" read the rest of the line for "over"/"than"/"to".
+    assert finishes(read, "prefer " * (MB // 7)).preference is None
+
+
+def test_a_clause_of_negations() -> None:
+    # Each "not" read its clause to the end, and the topic of all of it.
+    assert not finishes(negated_over, "not " * (MB // 4), frozenset({"tea"}))
+
+
+def test_a_megabyte_of_chinese_for_the_seed_index() -> None:
+    assert finishes(segment_cjk, "年月日" * (MB // 3)).count("年") == MB // 3
