@@ -29,7 +29,8 @@ CREATE TABLE IF NOT EXISTS stage_cache (
 
 
 def code_version(*modules: str) -> str:
-    """A hash of the source of the named ``graphmem`` modules: a stage's cache version.
+    """A hash of the source of the named ``graphmem`` modules (or data files, named with
+    their extension: ``models/crosslingual.tsv``): a stage's cache version.
 
     Any change to the code that decides what a file yields invalidates that stage's cached
     payloads, so a cache can never outlive the code that filled it.
@@ -37,7 +38,8 @@ def code_version(*modules: str) -> str:
     here = Path(__file__).resolve().parent
     digest = hashlib.sha256()
     for name in modules:
-        digest.update((here / f"{name}.py").read_bytes())
+        path = here / name if "." in name else here / f"{name}.py"
+        digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 
 

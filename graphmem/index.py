@@ -48,7 +48,7 @@ from graphmem.store import CACHE, Generation, Store
 from graphmem.timing import Laps
 from graphmem.workspace import SourceFile, discover, read_text
 
-PIPELINE_VERSION = code_version("blocks", "parser", "workspace", "names")
+PIPELINE_VERSION = code_version("blocks", "parser", "workspace", "names", "sentences", "textio")
 #: The code that turns parsed files into a generation: a change rebuilds it (from the caches).
 COMPILE_VERSION = code_version(
     "compile",
@@ -60,6 +60,11 @@ COMPILE_VERSION = code_version(
     "mood",
     "dating",
     "timex_fallback",
+    "slots",
+    "stance",
+    "verdicts",
+    "crosslingual",
+    "models/crosslingual.tsv",
     "entities",
     "load",
     "seedstage",
