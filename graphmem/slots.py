@@ -15,7 +15,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-PHONE, IP, PORT, VERSION, SETTING = "phone", "ip", "port", "version", "setting"
+PHONE, IP, PORT, VERSION, SETTING, DATABASE = (
+    "phone", "ip", "port", "version", "setting", "database",
+)  # fmt: skip
 
 _PHONE = re.compile(r"(?<![\w+])\+\d{1,3}(?:[ .-]?\d{2,4}){2,4}(?!\d)")
 _IP = re.compile(r"(?<![\d.])(\d{1,3}(?:\.\d{1,3}){3})(?::(\d{2,5}))?(?![\d.]*\d)")
@@ -33,6 +35,26 @@ _SETTING = re.compile(
 _SETTING_CHANGE = re.compile(
     r"\b([A-Za-z_][\w-]{0,40}(?:\.[A-Za-z_][\w-]{0,40}){1,4})\b[^.;\n]{0,40}?\bfrom\s+"
     r"\"?([\w.:/-]{1,60})\"?\s+to\s+\"?([\w.:/-]{1,60})"
+)
+#: Database engines by name (a closed vocabulary, like a shape): name -> canonical value.
+_ENGINES = {
+    "sqlite": "sqlite", "sqlite3": "sqlite", "postgres": "postgresql", "postgresql": "postgresql",
+    "mysql": "mysql", "mariadb": "mariadb", "mongodb": "mongodb", "mongo": "mongodb",
+    "duckdb": "duckdb", "cockroachdb": "cockroachdb", "clickhouse": "clickhouse",
+    "dynamodb": "dynamodb", "cassandra": "cassandra", "couchdb": "couchdb",
+    "firebird": "firebird", "timescaledb": "timescaledb", "supabase": "supabase",
+}  # fmt: skip
+_ENGINE = re.compile(
+    r"(?<![\w./-])(" + "|".join(sorted(_ENGINES, key=len, reverse=True)) + r")(?![\w-])",
+    re.IGNORECASE,
+)
+#: Words that say an engine is gone: "SQLite retired", "from SQLite to", "instead of MySQL".
+_ENGINE_GONE = re.compile(
+    r"(?:\b(?:from|off|instead\s+of|replac\w*|no\s+longer\s+(?:on|uses?)|dropp\w*|ditch\w*)\s+"
+    r"(?:the\s+)?(?P<a>\w+)|(?P<b>\w+)\s+(?:\(\w+\)\s+)?(?:is\s+|was\s+|has\s+been\s+)?"
+    r"(?:retired|dropped|removed|decommissioned|gone|abandoned|replaced|deleted|"
+    r"aposentad[oa]|abandonad[oa]|abandonné|retiré|entfernt|abgelöst|retirad[oa]))",
+    re.IGNORECASE,
 )
 #: A stated value that does not last: it never ends the value it temporarily replaces.
 _TEMPORARY = re.compile(
@@ -79,7 +101,25 @@ def slots(text: str) -> list[Slot]:
         found[(SETTING, key.casefold())] = m.group(2).strip("\"'.").casefold()
     for m in _SETTING_CHANGE.finditer(text):
         found[(SETTING, m.group(1).casefold())] = m.group(3).strip("\"'.").casefold()
+    engine = _engine(text)
+    if engine is not None:
+        found[(DATABASE, "")] = engine
     return [Slot(t, k, v) for (t, k), v in found.items()]
+
+
+def _engine(text: str) -> str | None:
+    """The one database engine `text` says is in use: every engine it names minus those it
+    says are gone ("Runs on Postgres 16; SQLite retired"); None for none or several."""
+    named = {_ENGINES[m.group(1).lower()] for m in _ENGINE.finditer(text)}
+    if not named:
+        return None
+    gone = {
+        _ENGINES[w.lower()]
+        for m in _ENGINE_GONE.finditer(text)
+        if (w := m.group("a") or m.group("b")) and w.lower() in _ENGINES
+    }
+    left = named - gone
+    return next(iter(left)) if len(left) == 1 else None
 
 
 def temporary(text: str) -> bool:

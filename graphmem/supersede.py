@@ -58,25 +58,28 @@ import bisect
 import itertools
 import re
 from collections import defaultdict, deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 from typing import NamedTuple
 
+from graphmem.aspect import planned
+from graphmem.mood import lean
 from graphmem.names import fold, slugify
-from graphmem.slots import SETTING, VERSION, slots, temporary
+from graphmem.slots import DATABASE, SETTING, VERSION, Slot, slots, temporary
+from graphmem.timex import extract_times
 
 KINDS = frozenset({"world", "observation"})
 FALLBACK_JACCARD = 0.4
 FALLBACK_WINDOW = 64  # bounds the fallback's look-back: 20,000 facts stay linear
 
-LOCATION, USES, RUNS_ON, NAME, EMPLOYER, ROLE, PORT, ANY = (
-    "lives-in", "uses", "runs-on", "renamed", "works-at", "role", "port", "*",
+LOCATION, USES, RUNS_ON, NAME, EMPLOYER, ROLE, PORT, TEAM, ANY = (
+    "lives-in", "uses", "runs-on", "renamed", "works-at", "role", "port", "team", "*",
 )  # fmt: skip
 _MULTI = frozenset({USES, RUNS_ON, ROLE, PORT})
 _GUARDED = frozenset({LOCATION, EMPLOYER, ROLE, USES, RUNS_ON})  # see _Book.target
-_PERSONAL = frozenset({LOCATION, EMPLOYER, ROLE})  # "we"/"I" is never their subject
+_PERSONAL = frozenset({LOCATION, EMPLOYER, ROLE, TEAM})  # "we"/"I" is never their subject
 _STRICT = frozenset({LOCATION, EMPLOYER})  # values must be names, not "a new flat"
 
 
@@ -134,7 +137,7 @@ class _Rule:
 _STOPS = (
     r"for|as|since|from|until|till|with|near|because|and|but|while|after|before|instead|now|"
     r"on|at|in|to|by|via|when|where|which|who|so|then|this|that|last|next|every|today|"
-    r"tonight|yesterday|pour|depuis|desde|avec|com|et|e"
+    r"tonight|yesterday|was|were|is|are|pour|depuis|desde|avec|com|et|e"
 )
 _END = rf"(?=\s+(?:{_STOPS})\b|\s*[,;:()\[\]—–→\n]|\.(?:\s|$)|[!?]|\s*$)"
 _OBJ = r"(?P<obj>[^\s,;:()\[\]][^,;:()\[\]]*?)" + _END
@@ -207,6 +210,23 @@ _RULES = (
     _rule(EMPLOYER, r"\btrabalha\s+(?:agora\s+)?(?:na|no|para\s+a|para\s+o|para|em)\s+" + _OBJ, "trabalha"),
     _rule(EMPLOYER, r"\btravaille\s+(?:maintenant\s+|d[ée]sormais\s+)?(?:chez|pour)\s+" + _OBJ, "travaille"),
     _rule(EMPLOYER, r"\b(?:j[áa]\s+n[ãa]o\s+trabalha\s+(?:na|no|para|em)|ne\s+travaille\s+plus\s+(?:chez|pour)|a\s+quitt[ée])\s+" + _OLD, "trabalha travaille quitté quitte"),
+    # "Sound engineer at the Célestins", "Staff engineer on the platform team at Maré Labs":
+    # a clause that opens with a role is about the fact's subject.
+    _rule(EMPLOYER, r"^\s*(?:(?!(?:a|an|the|his|her|their|met|saw|called|asked|knows|with|for)\b)[\w-]+\s+){0,3}?" + _ROLE_NOUN + r"\s+(?:(?:on|in)\s+the\s+(?:[\w-]+\s+){1,2}?team\s+)?at\s+" + _OBJ, _ROLE_NEEDS, subject="primary"),
+    _rule(EMPLOYER, r"^\s*(?:ingénieure?|développeu(?:r|se)|engenheir[oa]|desenvolvedora?|ingenier[oa]|desarrollador[a]?|ingenieur(?:in)?|entwickler(?:in)?)\s+(?:[\w'-]+\s+){0,3}?(?:au|aux|à\s+la|à\s+l'|à|chez|na|no|em|en\s+la|en\s+el|en|bei)\s+" + _OBJ, "ingénieur ingénieure développeur développeuse engenheiro engenheira desenvolvedor desenvolvedora ingeniero ingeniera desarrollador desarrolladora ingenieur ingenieurin entwickler entwicklerin", subject="primary"),
+    _rule(EMPLOYER, r"\b(?:is|as|was\s+hired\s+as)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?" + _ROLE_NOUN + r"\s+(?:on|in)\s+the\s+(?:[\w-]+\s+){1,2}?team\s+at\s+" + _OBJ, _ROLE_NEEDS),
+    _rule(EMPLOYER, r"\b(?:hired|recruited|taken\s+on)\s+(?:as\s+(?:a|an|the)?\s*(?:[\w-]+\s+){0,3}?)?(?:at|by)\s+" + _OBJ, "hired recruited taken", active=True),
+    _rule(EMPLOYER, r"\b(?:embauch[ée]e?|recrut[ée]e?|engag[ée]e?)\s+(?:comme|en\s+tant\s+que)\s+(?:[\w'-]+\s+){1,5}?(?:à|chez|au|pour)\s+(?:la\s+|le\s+|l')?" + _OBJ, "embauché embauchée embauche recruté recrutée recrute engagé engagée engage", active=True),
+    _rule(EMPLOYER, r"\bcontratad[oa]\s+(?:como\s+(?:[\w-]+\s+){1,5}?)?(?:na|no|pela|pelo|em|para\s+a|para\s+o)\s+" + _OBJ, "contratado contratada", active=True),
+    _rule(EMPLOYER, r"\bcontratad[oa]\s+(?:como\s+(?:[\w-]+\s+){1,5}?)?(?:en|por)\s+" + _OBJ, "contratado contratada", active=True),
+    _rule(EMPLOYER, r"\b(?:eingestellt|angestellt)\s+(?:als\s+(?:[\w-]+\s+){1,4}?)?(?:bei)\s+" + _OBJ, "eingestellt angestellt", active=True),
+    _rule(EMPLOYER, r"\barbeitet\s+(?:jetzt\s+|seit\s+\S+\s+)?bei\s+" + _OBJ, "arbeitet"),
+    # "Joana's last day at Corvid was 24 April": the employment ends (its owner is the subject)
+    _rule(EMPLOYER, r"(?:\b(?P<who>[\w-]+)['’]s\s+)?\blast\s+(?:working\s+)?day\s+(?:at|with)\s+" + _OLD, "last", subject="owner"),
+    _rule(EMPLOYER, r"\b(?:dernier\s+jour\s+(?:chez|à|au)|termine\s+(?:chez|à|aux|au)|[úu]ltimo\s+dia\s+(?:na|no|em)|letzte[rn]?\s+(?:Arbeits)?tag\s+bei|[úu]ltimo\s+d[íi]a\s+en)\s+(?:la\s+|le\s+|les\s+|l')?" + _OLD, "dernier termine último ultimo letzter letzten", subject="phrase"),
+    # teams: "works on the payments team", "joined the Sluice team from payments"
+    _rule(TEAM, r"\b(?:works|working|is|are)\s+(?:now\s+)?(?:on|in)\s+the\s+(?P<obj>[\w.-]+(?:\s+[\w.-]+)?)\s+team\b", "works working is are"),
+    _rule(TEAM, r"\b(?:joined|moved\s+to|switched\s+to|transferred\s+to)\s+the\s+(?P<obj>[\w.-]+(?:\s+[\w.-]+)?)\s+team(?:\s+from\s+(?:the\s+)?(?P<old>[\w.-]+)(?:\s+team)?)?\b", "joined moved switched transferred", active=True),
     _rule(ROLE, r"\b(?P<obj>(?:leads|heads|manages)\s+[^,;:()\[\]]+?)" + _END, "leads heads manages"),
     _rule(ROLE, r"\b(?:is|are)\s+(?:now\s+)?(?P<obj>(?:a|an|the|his|her|their|\w+['’]s)\s+(?:[\w-]+\s+){0,2}?" + _ROLE_NOUN + r"\s+(?:on|at|of|in|for)\s+[^,;:()\[\]]+?)" + _END, _ROLE_NEEDS),
     _rule(ROLE, r"\bas\s+(?:a|an)\s+(?P<obj>(?:[\w-]+\s+){0,2}?" + _ROLE_NOUN + r")\b", _ROLE_NEEDS),
@@ -343,6 +363,15 @@ def find_supersessions(
         for i, f in enumerate(facts)
         if f.kind in KINDS and (start := f.valid_from or f.day) is not None
     )
+    # A plan or a decision states no state yet (graphmem.aspect); asked only of facts that
+    # make a claim or state a typed value, since it reads the text's times.
+    plans: dict[int, bool] = {}
+
+    def plan(i: int) -> bool:
+        if i not in plans:
+            plans[i] = planned(facts[i].text, facts[i].day)
+        return plans[i]
+
     book = _Book()
     recent: dict[str, deque[tuple[int, frozenset[str]]]] = defaultdict(
         lambda: deque(maxlen=FALLBACK_WINDOW)
@@ -355,7 +384,9 @@ def find_supersessions(
         )
         pending: list[_Claim] = []
         words = frozenset(_TRIGGER_WORD.findall(fact.text.lower()))
-        claims = _claims(fact.text, words, ctx)
+        claims = _claims(fact.text, words, ctx, fact.day)
+        if claims and plan(i):
+            continue
         # the fallback is for predicates no rule knows; a known one already had its say
         understood = any(c.cls != NAME or c.active for c in claims)
         for claim in claims:
@@ -371,14 +402,14 @@ def find_supersessions(
         content = words - _STOPWORDS  # what the fallback's Jaccard compares
         quiet = understood or words.isdisjoint(_MARKER_WORDS)
         marker = None if quiet else _FALLBACK_CUE.search(fact.text)
-        if marker:
+        if marker and not plan(i):
             hit_fact, cue = _fallback(facts, i, content, recent[ctx.primary], book.dead)
             if hit_fact is not None:
                 cue = f"marker: {_fold(marker.group(0))} {cue}"
                 out.append(Supersession(fact.id, facts[hit_fact].id, start, cue))
                 book.kill(hit_fact)
         recent[ctx.primary].append((i, content))
-    return _by_slot(facts, order, alias, out)
+    return _by_slot(facts, order, alias, out, plan)
 
 
 def _by_slot(
@@ -386,29 +417,42 @@ def _by_slot(
     order: list[tuple[date, int]],
     alias: Mapping[str, str],
     found: list[Supersession],
+    plan: Callable[[int], bool] = lambda i: False,
 ) -> list[Supersession]:
     """`found` plus the changes of a typed value (graphmem.slots): a newer fact that sets
     the phone, IP, port, a thing's version or a config key of an entity it shares with the
     most recent live fact setting that slot, to another value, ends that fact. A value
     stated as temporary or planned ends nothing (it is still ended by a later one)."""
     dead = {s.older for s in found}
+    ended = {s.newer for s in found}  # the word rules had their say on these
     out = list(found)
     live: dict[tuple[str, str, str], tuple[int, str]] = {}  # (type, key, entity) -> fact
+    # (type, key, entity) -> [(day, value, fact)] of the dated changes, for undated lines
+    steps: dict[tuple[str, str, str], list[tuple[date, str, int]]] = defaultdict(list)
+
+    def owners(slot: Slot, fact: FactIn) -> list[str]:
+        entities = [alias.get(e, e) for e in fact.entities] or [""]
+        # A config key names its own thing; the others belong to the fact's entities.
+        # A database is its subject's: "Kestrel stores everything in SQLite on magpie".
+        if slot.type in (SETTING, VERSION):
+            return [""]
+        return entities[:1] if slot.type == DATABASE else entities
+
     for start, i in order:
         fact = facts[i]
         values = slots(fact.text)
-        if not values:
+        if not values or plan(i):
             continue
-        entities = [alias.get(e, e) for e in fact.entities] or [""]
         changes = not temporary(fact.text)
         for slot in values:
-            # A config key names its own thing; the others belong to the fact's entities.
-            owners = [""] if slot.type in (SETTING, VERSION) else entities
-            for owner in owners:
+            for owner in owners(slot, fact):
                 key = (slot.type, slot.key, owner)
+                if changes:
+                    steps[key].append((start, slot.value, i))
                 held = live.get(key)
                 if (
                     changes
+                    and not (slot.type == DATABASE and fact.id in ended)
                     and held is not None
                     and held[1] != slot.value
                     and facts[held[0]].id not in dead
@@ -422,6 +466,37 @@ def _by_slot(
                     dead.add(older.id)
                 if changes or held is None:
                     live[key] = (i, slot.value)
+    out.extend(_undated(facts, steps, owners, dead))
+    return out
+
+
+def _undated(
+    facts: Sequence[FactIn],
+    steps: Mapping[tuple[str, str, str], list[tuple[date, str, int]]],
+    owners: Callable[[Slot, FactIn], list[str]],
+    dead: set[str],
+) -> list[Supersession]:
+    """An undated line (memory.md, a bank page) that states a value the dated logs later
+    changed: it is as old as that value, so the change ends it too. A value the logs never
+    state, or still hold, tells nothing about when the line was written: it stays."""
+    out: list[Supersession] = []
+    for fact in facts:
+        if fact.kind not in KINDS or (fact.valid_from or fact.day) is not None:
+            continue
+        for slot in slots(fact.text):
+            for owner in owners(slot, fact):
+                history = steps.get((slot.type, slot.key, owner), [])
+                stated = [n for n, (_, value, _) in enumerate(history) if value == slot.value]
+                if not stated or fact.id in dead:
+                    continue
+                later = history[stated[-1] + 1 :]
+                change = next(((d, v, j) for d, v, j in later if v != slot.value), None)
+                if change is not None:
+                    day, value, j = change
+                    name = f"{slot.type} {slot.key}".strip()
+                    cue = f"{name}: {slot.value} -> {value} (undated line)"
+                    out.append(Supersession(facts[j].id, fact.id, day, cue))
+                    dead.add(fact.id)
     return out
 
 
@@ -505,8 +580,29 @@ def _registered(c: _Claim, hit: _Held | None) -> list[_Claim]:
     return [_Claim(cls, label, subject, c.obj, c.shown, None, False)]
 
 
-def _claims(text: str, words: frozenset[str], ctx: _Context) -> list[_Claim]:
-    """Every claim in `text` (whose lower-cased words are `words`), clause by clause."""
+# "last day" names a day; its "last" is no past tense (graphmem.mood.lean reads it as one)
+_LAST_DAY = re.compile(
+    r"\b(?:last|dernier|derni[èe]re|[úu]ltimo|letzte[rn]?)\s+(?:working\s+)?"
+    r"(?:day|jour|dia|d[íi]a|tag|arbeitstag)\b",
+    re.IGNORECASE,
+)
+
+
+def _ahead(clause: str, day: date | None) -> bool:
+    """The clause names a day after `day` and does not look back: "last day at Corvid on 24
+    April", written on 1 April, is still a plan."""
+    if day is None:
+        return False
+    later = any(s.granularity == "day" and not s.bound and s.start > day
+                for s in extract_times(clause, day))  # fmt: skip
+    return later and lean(_LAST_DAY.sub(" ", clause)) != -1
+
+
+def _claims(
+    text: str, words: frozenset[str], ctx: _Context, day: date | None = None
+) -> list[_Claim]:
+    """Every claim in `text` (whose lower-cased words are `words`), clause by clause; a
+    clause about a day after `day` (the fact's) gives none."""
     ident = _identity(text, ctx)
     out: list[_Claim] = [ident] if ident is not None else []
     found = frozenset().union(*(_BY_WORD[w] for w in words & _NEED_WORDS))
@@ -523,6 +619,8 @@ def _claims(text: str, words: frozenset[str], ctx: _Context) -> list[_Claim]:
         matches = [(m.start(), n, _RULES[n], m) for n in rules
                    for m in _RULES[n].pattern.finditer(clause)]  # fmt: skip
         if not matches or (hypothetical and _HYPOTHETICAL.search(clause)):
+            continue
+        if _ahead(clause, day):
             continue
         if len(matches) > 1:
             matches.sort(key=lambda t: (t[1] if t[2].cls == ANY else -1, t[0], t[1]))
@@ -564,6 +662,9 @@ def _claim(rule: _Rule, m: re.Match[str], prefix: str, ctx: _Context, clause: st
         return None
     if rule.subject == "primary":
         subject = ctx.primary
+    elif rule.subject == "owner":
+        who = groups.get("who")
+        subject = ctx.resolve(who) if who else _subject(prefix, ctx, personal=True)
     elif rule.subject == "name":
         subject = next((s for s in (ctx.resolve(groups.get("old") or ""),
                                     ctx.resolve(groups["obj"])) if s in ctx.entities),
@@ -673,7 +774,9 @@ def _subject(prefix: str, ctx: _Context, personal: bool) -> str | None:
     bare = words[1:] if low[0] in _DETERMINERS else words
     for candidate in (" ".join(words), " ".join(bare)):
         if (slug := ctx.resolve(candidate)) in ctx.entities:
-            return slug
+            # "Mei Lin" in a bullet about @Mei: the subject's full name, not another entity
+            primary = ctx.primary
+            return primary if primary and slug.startswith(primary + "-") else slug
     if len(bare) >= 2 and (head := ctx.resolve(" ".join(bare[:-1]))) in ctx.entities:
         return head  # a name and one more word: "The OpenClaw gateway", "Marta Kowalski"
     if all(w[:1].isupper() for w in bare) and len(bare) <= 3:

@@ -121,3 +121,18 @@ def test_a_planned_change_supersedes_nothing_through_the_index(tmp_path: Path) -
     index_workspace(s)
     rows = run_cypher(s, "MATCH (n:Fact)-[s:SUPERSEDES]->(o:Fact) RETURN n.day, o.day, s.cue").rows
     assert [r[2] for r in rows] == ["port: 8080 -> 9120"]
+
+
+@pytest.mark.parametrize(
+    ("text", "engine"),
+    [
+        ("Kestrel stores everything in SQLite.", "sqlite"),
+        ("Runs on Postgres 16 since March; SQLite retired.", "postgresql"),
+        ("switched from MySQL to MariaDB", "mariadb"),
+        ("Compared SQLite and DuckDB for the export", None),  # two engines, none chosen
+        ("pg_dump at 02:15, restic at 02:30", None),
+    ],
+)
+def test_database_engine_by_name(text: str, engine: str | None) -> None:
+    found = [s.value for s in slots(text) if s.type == "database"]
+    assert found == ([engine] if engine else [])

@@ -306,7 +306,8 @@ def test_sample_workspace_chains() -> None:
         ("memory/2025-10-06.md#L14", "memory/2025-09-13.md#L14", "renamed: nas01 -> atlas"),
         ("memory/2025-10-08.md#L17", "memory/2025-09-02.md#L15", "uses: SQLite -> Postgres"),
         ("memory/2025-10-16.md#L14", "memory/2025-09-09.md#L18", "set relay.maxRetries: 5 -> 8"),
-        ("memory/2025-11-03.md#L12", "memory/2025-09-02.md#L14", "works-at: Acme -> Northwind"),
+        # his last day at Acme (Oct 31) ends the job, before Northwind's first day
+        ("memory/2025-10-31.md#L10", "memory/2025-09-02.md#L14", "works-at: no longer Acme"),
         ("memory/2025-11-15.md#L12", "memory/2025-09-06.md#L10", "lives-in: Lisbon -> Porto"),
         ("memory/2025-12-04.md#L14", "memory/2025-09-24.md#L14", "port: 8080 -> 18789"),
         ("memory/2025-12-09.md#L13", "memory/2025-09-11.md#L11",
@@ -330,3 +331,68 @@ def test_twenty_thousand_facts_chain_year_after_year() -> None:
     assert len(found) > 1000
     by_id = {f.id: f for f in facts}
     assert all(by_id[s.newer].day >= by_id[s.older].day for s in found)  # type: ignore[operator]
+
+
+# --- employers, teams, databases, plans, undated lines (issue 12 lever 3) ------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "cue"),
+    [
+        ("Sound engineer at the Opera House.", "Hired as a sound engineer at Radio Nova.", "works-at: Opera House -> Radio Nova"),
+        ("Peter is a senior engineer on the billing team at Acme.", "Staff engineer on the platform team at Northwind since 3 November.", "works-at: Acme -> Northwind"),
+        ("Peter works at Acme.", "Peter's last day at Acme was 31 October.", "works-at: no longer Acme"),
+        ("Ingénieur du son au Théâtre Graslin.", "Embauché comme ingénieur du son à la Cité des Congrès ; il commence le 3 mars.", "works-at: Théâtre Graslin -> Cité des Congrès"),
+        ("Peter trabalha na Acme.", "Contratado como engenheiro pela Sonae.", "works-at: Acme -> Sonae"),
+        ("Peter arbeitet bei Siemens.", "Eingestellt als Entwickler bei Zalando.", "works-at: Siemens -> Zalando"),
+    ],
+)  # fmt: skip
+def test_employer_changes_in_bullets(old: str, new: str, cue: str) -> None:
+    facts = [fact("old", old, 1, "peter"), fact("new", new, 2, "peter")]
+    assert edges(facts) == [("new", "old", cue)]
+
+
+def test_a_full_name_is_the_subject_not_another_entity() -> None:
+    # NER may make "Marta Kowalski" an entity of its own; in a bullet about @Marta it is her
+    old = fact("old", "Marta Kowalski works on the billing team at Acme.", 1, "marta", "marta-kowalski")  # fmt: skip
+    new = fact("new", "Joined the payments team from billing on 2 January.", 2, "marta")
+    assert edges([old, new]) == [("new", "old", "team: billing -> payments")]
+
+
+def test_a_plan_or_a_future_clause_ends_nothing() -> None:
+    job = fact("job", "Peter works at Acme.", 1, "peter")
+    later = [
+        "Plans to accept the Northwind offer and leave Acme.",
+        "Decision: Peter leaves Acme; his last day at Acme is on 30 January 2025.",
+        "Accepted the offer; last day at Acme on 30 January.",  # written on the 2nd: ahead
+    ]
+    for text in later:
+        assert edges([job, fact("new", text, 2, "peter")]) == [], text
+    done = fact("done", "Peter's last day at Acme was 30 January.", 30, "peter")
+    assert edges([job, fact("plan", later[2], 2, "peter"), done]) == [
+        ("done", "job", "works-at: no longer Acme")
+    ]
+
+
+def test_a_database_change_by_engine_name() -> None:
+    facts = [
+        fact("a", "The relay keeps its queue in SQLite on atlas.", 1, "relay", "atlas"),
+        fact("b", "Decision: migrate from SQLite to Postgres on Saturday.", 2, "relay"),  # a plan
+        fact("c", "Runs on Postgres 16 since Saturday; SQLite retired.", 6, "relay"),
+        fact("d", "atlas backs up Postgres nightly.", 7, "atlas"),  # another subject
+    ]
+    assert edges(facts) == [("c", "a", "database: sqlite -> postgresql")]
+
+
+def test_an_undated_line_with_a_value_the_logs_changed_is_superseded() -> None:
+    facts = [
+        fact("old", "Mobile +351 910 000 001.", 1, "graca"),
+        fact("new", "New number since the 5th: +351 910 000 002.", 5, "graca"),
+        fact("core-stale", "Graça: Matosinhos, mobile +351 910 000 001.", None, "graca"),
+        fact("core-current", "Graça, mobile +351 910 000 002.", None, "graca"),
+        fact("core-unknown", "Rui, mobile +351 910 000 003.", None, "rui"),
+    ]
+    assert edges(facts) == [
+        ("new", "old", "phone: 351910000001 -> 351910000002"),
+        ("new", "core-stale", "phone: 351910000001 -> 351910000002 (undated line)"),
+    ]
