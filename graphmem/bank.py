@@ -346,7 +346,8 @@ def _entity_block(
     current, timeline, upcoming = _sorted_facts(card, data, page, now)
     _section(out, "Current facts", [_fact_line(data.facts[i], page) for i in current])
     changed: list[tuple[date, tuple[bool, date, str, int], str]] = []
-    for line in (x for x in card.history if x.id in data.facts):
+    # A change belongs to the page of the fact's subject, as its current facts do.
+    for line in (x for x in card.history if x.id in data.facts and _is_subject(x.id, card, data)):
         old = data.facts[line.id]
         was = _when(timestamp(old["day"], old["valid_from"], old["valid_to"]))
         for step in data.replaced.get(line.id, []):
@@ -407,7 +408,7 @@ def _sorted_facts(
             upcoming.append(fid)
         elif kind == "state" and begins is not None and begins > now:
             upcoming.append(fid)  # "hired ...; il commence le 15 juin": not yet a state
-        elif kind != "state" and when is not None and when > now:
+        elif row["kind"] == "world" and kind != "state" and when is not None and when > now:
             upcoming.append(fid)  # an event or a plan still ahead
         elif row["kind"] in ("experience", "observation") and day is not None:
             timeline.append(fid)

@@ -48,6 +48,12 @@ _ENGINE = re.compile(
     r"(?<![\w./-])(" + "|".join(sorted(_ENGINES, key=len, reverse=True)) + r")(?![\w-])",
     re.IGNORECASE,
 )
+_STORED = re.compile(
+    r"\b(?:stores?|storing|stored|keeps?|kept|persists?|saves?|writes?|runs?|running|uses?|"
+    r"using|on|in|backed\s+by|database(?:\s+is)?|to|em|no|na|sur|sous|dans|auf|mit|en|con)\s+"
+    r"(?:[\w/.-]+\s+){0,2}?(" + "|".join(sorted(_ENGINES, key=len, reverse=True)) + r")(?![\w-])",
+    re.IGNORECASE,
+)
 #: Words that say an engine is gone: "SQLite retired", "from SQLite to", "instead of MySQL".
 _ENGINE_GONE = re.compile(
     r"(?:\b(?:from|off|instead\s+of|replac\w*|no\s+longer\s+(?:on|uses?)|dropp\w*|ditch\w*)\s+"
@@ -101,15 +107,15 @@ def slots(text: str) -> list[Slot]:
         found[(SETTING, key.casefold())] = m.group(2).strip("\"'.").casefold()
     for m in _SETTING_CHANGE.finditer(text):
         found[(SETTING, m.group(1).casefold())] = m.group(3).strip("\"'.").casefold()
-    engine = _engine(text)
-    if engine is not None:
-        found[(DATABASE, "")] = engine
     return [Slot(t, k, v) for (t, k), v in found.items()]
 
 
-def _engine(text: str) -> str | None:
-    """The one database engine `text` says is in use: every engine it names minus those it
-    says are gone ("Runs on Postgres 16; SQLite retired"); None for none or several."""
+def database(text: str) -> Slot | None:
+    """The one database engine `text` says its subject stores its data in: every engine it
+    names after a storing word ("stores everything in SQLite", "runs on Postgres 16",
+    "migrated to MySQL") minus those it says are gone ("SQLite retired"); None for none or
+    several. A bare mention ("after a Postgres restart", "the old SQLite file") says
+    nothing. Kept apart from :func:`slots`: an engine named in passing is no attribute."""
     named = {_ENGINES[m.group(1).lower()] for m in _ENGINE.finditer(text)}
     if not named:
         return None
@@ -118,8 +124,12 @@ def _engine(text: str) -> str | None:
         for m in _ENGINE_GONE.finditer(text)
         if (w := m.group("a") or m.group("b")) and w.lower() in _ENGINES
     }
-    left = named - gone
-    return next(iter(left)) if len(left) == 1 else None
+    left = {e for e in named - gone if e in _stored(text)}
+    return Slot(DATABASE, "", next(iter(left))) if len(left) == 1 else None
+
+
+def _stored(text: str) -> set[str]:
+    return {_ENGINES[m.group(1).lower()] for m in _STORED.finditer(text)}
 
 
 def temporary(text: str) -> bool:

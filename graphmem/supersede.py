@@ -67,7 +67,7 @@ from typing import NamedTuple
 from graphmem.aspect import planned
 from graphmem.mood import lean
 from graphmem.names import fold, slugify
-from graphmem.slots import DATABASE, SETTING, VERSION, Slot, slots, temporary
+from graphmem.slots import DATABASE, SETTING, VERSION, Slot, database, slots, temporary
 from graphmem.timex import extract_times
 
 KINDS = frozenset({"world", "observation"})
@@ -440,7 +440,7 @@ def _by_slot(
 
     for start, i in order:
         fact = facts[i]
-        values = slots(fact.text)
+        values = _values(fact.text)
         if not values or plan(i):
             continue
         changes = not temporary(fact.text)
@@ -470,6 +470,13 @@ def _by_slot(
     return out
 
 
+def _values(text: str) -> list[Slot]:
+    """The typed values of `text` (graphmem.slots), with the database it names, if any."""
+    found = slots(text)
+    engine = database(text)
+    return [*found, engine] if engine is not None else found
+
+
 def _undated(
     facts: Sequence[FactIn],
     steps: Mapping[tuple[str, str, str], list[tuple[date, str, int]]],
@@ -483,7 +490,7 @@ def _undated(
     for fact in facts:
         if fact.kind not in KINDS or (fact.valid_from or fact.day) is not None:
             continue
-        for slot in slots(fact.text):
+        for slot in _values(fact.text):
             for owner in owners(slot, fact):
                 history = steps.get((slot.type, slot.key, owner), [])
                 stated = [n for n, (_, value, _) in enumerate(history) if value == slot.value]

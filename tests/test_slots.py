@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from graphmem.slots import Slot, slots, temporary
+from graphmem.slots import Slot, database, slots, temporary
 from graphmem.supersede import FactIn, find_supersessions
 
 
@@ -131,8 +131,11 @@ def test_a_planned_change_supersedes_nothing_through_the_index(tmp_path: Path) -
         ("switched from MySQL to MariaDB", "mariadb"),
         ("Compared SQLite and DuckDB for the export", None),  # two engines, none chosen
         ("pg_dump at 02:15, restic at 02:30", None),
+        ("Kestrel needs a reconnect loop (after a Postgres restart).", None),  # in passing
+        ("I deleted the old SQLite file.", None),
     ],
 )
 def test_database_engine_by_name(text: str, engine: str | None) -> None:
-    found = [s.value for s in slots(text) if s.type == "database"]
-    assert found == ([engine] if engine else [])
+    found = database(text)
+    assert (found.value if found else None) == engine
+    assert all(s.type != "database" for s in slots(text))  # recall's slots stay as they were
