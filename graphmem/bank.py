@@ -351,7 +351,7 @@ def _entity_block(
         old = data.facts[line.id]
         was = _when(timestamp(old["day"], old["valid_from"], old["valid_to"]))
         for step in data.replaced.get(line.id, []):
-            newer = data.facts.get(step["newer"])
+            newer = data.facts.get(step["newer"]) or _newer_sentence(step)
             became = (
                 f"; now: {_clean(newer['text'])} ({_cite(_source(newer), page)})" if newer else ""
             )
@@ -377,6 +377,21 @@ def _entity_block(
     )
     _section(out, "Related", [f"- {link(s, n)} ({c} together)" for s, n, c in card.related])
     return _block(out)
+
+
+def _newer_sentence(step: dict[str, Any]) -> dict[str, Any] | None:
+    """The sentence of free text a SUPERSEDES link comes from, as a row like a fact's."""
+    if not step.get("newer_path"):
+        return None
+    return {
+        "text": step["newer_text"] or "",
+        "path": step["newer_path"],
+        "line_start": step["newer_line_start"],
+        "line_end": step["newer_line_end"],
+        "day": step["day"],
+        "valid_from": None,
+        "valid_to": None,
+    }
 
 
 def _sorted_facts(

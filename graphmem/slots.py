@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-PHONE, IP, PORT, VERSION, SETTING, DATABASE = (
-    "phone", "ip", "port", "version", "setting", "database",
+PHONE, IP, PORT, VERSION, SETTING, DATABASE, COUPLE = (
+    "phone", "ip", "port", "version", "setting", "database", "couple",
 )  # fmt: skip
 
 _PHONE = re.compile(r"(?<![\w+])\+\d{1,3}(?:[ .-]?\d{2,4}){2,4}(?!\d)")
@@ -54,6 +54,28 @@ _STORED = re.compile(
     r"(?:[\w/.-]+\s+){0,2}?(" + "|".join(sorted(_ENGINES, key=len, reverse=True)) + r")(?![\w-])",
     re.IGNORECASE,
 )
+#: A couple's status, by cue words (the other person's name must follow where one is named).
+_COUPLE = (
+    (
+        "separated",
+        r"\b(?:broke\s+up|split\s+up|separated|divorced|séparée?s?|divorcée?s?|separad[oa]s?|"
+        r"divorciad[oa]s?|getrennt|geschieden)\b",
+    ),
+    ("married", r"\b(?:married|got\s+married|mariée?s?|casad[oa]s?|verheiratet)\b"),
+    ("engaged", r"\b(?:engaged|fiancée?s?|noiv[oa]s?|verlobt|prometid[oa]s?|comprometid[oa]s?)\b"),
+    (
+        "together",
+        r"\b(?:liv(?:e|es|ing)\s+together|moved\s+in\s+(?:together|with\s+(?-i:[A-Z])))|"
+        r"viv(?:em|en|ent)\s+juntos|vivent\s+ensemble|habitent\s+ensemble|wohnen\s+zusammen|"
+        r"moram\s+juntos|zusammengezogen|emménag\w*\s+ensemble",
+    ),
+    (
+        "dating",
+        r"\b(?:is\s+seeing|are\s+seeing|dating|going\s+out\s+with|namora(?:m|ndo)?|"
+        r"sort\s+avec|sale\s+con|is\s+with\s+(?:her|his)\s+(?:boyfriend|girlfriend))\s+(?-i:[A-Z])",
+    ),
+)
+_COUPLE_RX = [(status, re.compile(rx, re.IGNORECASE)) for status, rx in _COUPLE]
 #: Words that say an engine is gone: "SQLite retired", "from SQLite to", "instead of MySQL".
 _ENGINE_GONE = re.compile(
     r"(?:\b(?:from|off|instead\s+of|replac\w*|no\s+longer\s+(?:on|uses?)|dropp\w*|ditch\w*)\s+"
@@ -80,10 +102,23 @@ class Slot(NamedTuple):
     value: str
 
 
+#: An aside naming the value a statement replaced: "(was 192.168.1.40 in Lyon)".
+_FORMER = re.compile(
+    r"\((?:was|were|formerly|previously|before|old|ex|antes|era|eram|ancien(?:ne)?|avant|"
+    r"était|früher|vorher|zuvor|alt|antiguo|antigua|anteriormente)\b[^()]*\)",
+    re.IGNORECASE,
+)
+
+
+def _blank(m: re.Match[str]) -> str:
+    return " " * len(m.group())
+
+
 def slots(text: str) -> list[Slot]:
     """The typed values `text` states, in order, one per (type, key) (the last wins,
     so "from 5 to 8" states 8)."""
     found: dict[tuple[str, str], str] = {}
+    text = _FORMER.sub(_blank, text)  # "192.168.0.40 (was 192.168.1.40)" states the first
     for m in _PHONE.finditer(text):
         digits = re.sub(r"\D", "", m.group(0))
         if len(digits) >= 8:
@@ -126,6 +161,16 @@ def database(text: str) -> Slot | None:
     }
     left = {e for e in named - gone if e in _stored(text)}
     return Slot(DATABASE, "", next(iter(left))) if len(left) == 1 else None
+
+
+def couple(text: str) -> Slot | None:
+    """A couple's status `text` states about its subject ("is seeing Marta", "vivem juntos",
+    "engaged", "divorced"): the strongest cue, as ``Slot("couple", "", status)``; None
+    without one. "Seeing a doctor" is no cue: a name must follow "seeing"."""
+    for status, rx in _COUPLE_RX:
+        if rx.search(text):
+            return Slot(COUPLE, "", status)
+    return None
 
 
 def _stored(text: str) -> set[str]:

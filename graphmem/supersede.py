@@ -10,10 +10,16 @@ the older one: the older gets `valid_to` = the newer one's start and a SUPERSEDE
 | uses      | uses X (passive), switched to X, migrated to X    | no longer uses X                   |
 | runs-on   | runs on X, runs as X (passive)                    | moved everything off X             |
 | renamed   | "X, Peter's server," / "X is a ..." (passive)     | X renamed to Y, renamed X to Y     |
-| works-at  | works at X, joined X as ..., started at X         | left X, no longer works at X       |
+| works-at  | works at X, joined X as ..., started at X; a line | left X, no longer works at X,      |
+|           | opening with a role ("Sound engineer at X"),      | (P's) last day at X, dernier jour  |
+|           | hired as ... at X, embauché comme ... à X,        | chez X, último dia na X, letzter   |
+|           | contratado pela X, eingestellt bei X              | Tag bei X                          |
+| team      | works on the X team                               | joined the Y team (from X)         |
 | role      | leads X, is Y's colleague on X, as a ... engineer | promoted to / became X             |
 | set KEY   | set KEY to V, KEY = V, KEY is now V               | changed KEY from A to B            |
 | port      | listens on port N                                 |                                    |
+| (slots)   | a phone, IP, port, version, config key (graphmem.slots) or the database engine a  |
+|           | storing word names ("stores everything in SQLite"; "SQLite retired" is gone)       |
 | (any)     | switched/migrated/moved from A to B, replaced A with B, B instead of A, moved off A |  |
 
 French and Portuguese forms of lives-in, works-at and renamed are recognised too.
@@ -37,6 +43,10 @@ How a claim finds what it ends, per (class, subject):
 - The subject is the entity the clause's subject phrase names ("Peter", "nas01, Peter's
   home server,", "The OpenClaw gateway"), or the fact's first entity for a pronoun or no
   subject. Any other phrase ("his sister", "the laptop", "Peter and Andy") drops the claim.
+- A fact that is a plan, a hypothetical or a decision (graphmem.aspect.planned: "Decision:
+  migrate to Postgres", "moves to Kafka on 16 June" written on 10 June) takes no part, and a
+  clause about a day after the fact's own ("last day at Corvid on 24 April", written on 1
+  April) gives no claim: the change is not made yet.
 - Clauses that are hypothetical ("may", "will", "if", "plans") give no claims; a clause with
   a temporary-stay cue ("visiting", "trip", "currently in", "until", "Nov 27–Dec 1") gives
   no lives-in claim, so a trip never ends where someone lives.
@@ -45,11 +55,16 @@ How a claim finds what it ends, per (class, subject):
   content words overlap with Jaccard >= FALLBACK_JACCARD and where both sides hold a
   capitalised word or number the other lacks ("is Vim" -> "is now Helix").
 
-Only world and observation facts take part. A fact with neither `valid_from` nor `day`
-(memory.md, bank/*.md) is skipped: those files restate the current state, and placing them
-before or after dated facts would invent changes. Facts are ordered by start
-(`valid_from`, else `day`), then input order; a fact is superseded at most once, and only
-by a later one.
+Only world and observation facts are ended. A dated sentence of free text (kind "log") may
+end one ("from today Joana is the tech lead of Sluice") but holds no value, so nothing ends
+it, and it is read strictly: its subject must be named (a pronoun, or no subject, gives no
+claim; a typed value counts only in a sentence about one entity) and it takes no fallback.
+A fact with neither `valid_from` nor `day` (memory.md, bank/*.md) is not placed among the
+dated ones: those files restate the current state, and placing them would invent changes.
+One exception, by value: an undated line stating a typed value that the dated logs stated and
+later changed is as old as that value, so the change ends it too (memory.md's stale phone
+number). Facts are ordered by start (`valid_from`, else `day`), then input order; a fact is
+superseded at most once, and only by a later one.
 """
 
 from __future__ import annotations
@@ -67,10 +82,22 @@ from typing import NamedTuple
 from graphmem.aspect import planned
 from graphmem.mood import lean
 from graphmem.names import fold, slugify
-from graphmem.slots import DATABASE, SETTING, VERSION, Slot, database, slots, temporary
+from graphmem.slots import (
+    COUPLE,
+    DATABASE,
+    SETTING,
+    VERSION,
+    Slot,
+    couple,
+    database,
+    slots,
+    temporary,
+)
 from graphmem.timex import extract_times
 
 KINDS = frozenset({"world", "observation"})
+#: A sentence of free text: it may end a fact's value, never holds one (see the docstring).
+LOG = "log"
 FALLBACK_JACCARD = 0.4
 FALLBACK_WINDOW = 64  # bounds the fallback's look-back: 20,000 facts stay linear
 
@@ -252,7 +279,9 @@ _SETTING_RULES = frozenset(k for k, r in enumerate(_RULES) if r.cls == "set")
 
 _CLAUSES = re.compile(r";|\.(?=\s|$)|[!?](?=\s|$)|\s[—–]\s|\n")
 _CHANGE = re.compile(
-    r"\b(?:no\s+longer|now|switched|instead\s+of|used\s+to|any\s?more|changed\s+to|became|"
+    r"\b(?:from\s+today|as\s+of\s+today|starting\s+today|à\s+partir\s+d['’]aujourd['’]hui|"
+    r"a\s+partir\s+de\s+hoje|ab\s+heute|desde\s+hoy|"
+    r"no\s+longer|now|switched|instead\s+of|used\s+to|any\s?more|changed\s+to|became|"
     r"promoted|d[ée]sormais|maintenant|n'\w+\s+plus|j[áa]\s+n[ãa]o|agora|deixou\s+de)\b",
     re.IGNORECASE,
 )
@@ -307,6 +336,7 @@ _DETERMINERS = frozenset("the a an his her their its our my o le la les l'".spli
 _PRONOUNS = frozenset("he she they it il elle ele ela".split())
 _FIRST_PERSON = frozenset("i we you nous".split())
 _LEADING = frozenset("and but so then also".split())
+_OPENING_TIME = frozenset("from as of starting today tonight officially".split())
 _FILLER = frozenset(
     "now currently also still just finally officially recently already then "
     "has have had is are was were".split()
@@ -337,9 +367,12 @@ _slug = lru_cache(maxsize=65536)(slugify)
 class _Context(NamedTuple):
     alias: Mapping[str, str]
     entities: tuple[str, ...]
+    strict: bool = False  # free text: no subject by default, only one it names
 
     @property
     def primary(self) -> str | None:
+        if self.strict and len(self.entities) != 1:
+            return None  # a sentence naming several entities has no default subject
         return self.entities[0] if self.entities else None
 
     def resolve(self, phrase: str) -> str:
@@ -361,7 +394,7 @@ def find_supersessions(
     order = sorted(
         (start, i)
         for i, f in enumerate(facts)
-        if f.kind in KINDS and (start := f.valid_from or f.day) is not None
+        if (f.kind in KINDS or f.kind == LOG) and (start := f.valid_from or f.day) is not None
     )
     # A plan or a decision states no state yet (graphmem.aspect); asked only of facts that
     # make a claim or state a typed value, since it reads the text's times.
@@ -379,8 +412,9 @@ def find_supersessions(
     out: list[Supersession] = []
     for seq, (start, i) in enumerate(order):
         fact = facts[i]
+        log = fact.kind == LOG
         ctx = _Context(
-            alias, tuple(alias.get(e, e) for e in fact.entities) if alias else fact.entities
+            alias, tuple(alias.get(e, e) for e in fact.entities) if alias else fact.entities, log
         )
         pending: list[_Claim] = []
         words = frozenset(_TRIGGER_WORD.findall(fact.text.lower()))
@@ -395,6 +429,8 @@ def find_supersessions(
                 out.append(Supersession(fact.id, facts[hit.fact].id, start, _cue(claim, hit)))
                 book.kill(hit.fact)
             pending.extend(_registered(claim, hit))
+        if log:
+            continue  # free text ends values; it holds none and takes no fallback
         for claim in pending:
             book.add(_Held(seq, i, claim))
         if ctx.primary is None:
@@ -436,7 +472,9 @@ def _by_slot(
         # A database is its subject's: "Kestrel stores everything in SQLite on magpie".
         if slot.type in (SETTING, VERSION):
             return [""]
-        return entities[:1] if slot.type == DATABASE else entities
+        if fact.kind == LOG:  # free text: only a sentence about one entity
+            return entities if len(fact.entities) == 1 else []
+        return entities[:1] if slot.type in (DATABASE, COUPLE) else entities
 
     for start, i in order:
         fact = facts[i]
@@ -444,6 +482,9 @@ def _by_slot(
         if not values or plan(i):
             continue
         changes = not temporary(fact.text)
+        # A value said only in an aside ("renamed rook (Debian 13, same IP 192.168.1.40)") is
+        # not what the fact states: it may end an older value, but the fact does not hold it.
+        main = set(_values(_PARENS.sub(" ", fact.text))) if "(" in fact.text else set(values)
         for slot in values:
             for owner in owners(slot, fact):
                 key = (slot.type, slot.key, owner)
@@ -452,7 +493,7 @@ def _by_slot(
                 held = live.get(key)
                 if (
                     changes
-                    and not (slot.type == DATABASE and fact.id in ended)
+                    and not (slot.type in (DATABASE, COUPLE) and fact.id in ended)
                     and held is not None
                     and held[1] != slot.value
                     and facts[held[0]].id not in dead
@@ -464,17 +505,17 @@ def _by_slot(
                         Supersession(fact.id, older.id, start, f"{name}: {held[1]} -> {slot.value}")
                     )
                     dead.add(older.id)
-                if changes or held is None:
+                if (changes or held is None) and fact.kind != LOG and slot in main:
                     live[key] = (i, slot.value)
     out.extend(_undated(facts, steps, owners, dead))
     return out
 
 
 def _values(text: str) -> list[Slot]:
-    """The typed values of `text` (graphmem.slots), with the database it names, if any."""
-    found = slots(text)
-    engine = database(text)
-    return [*found, engine] if engine is not None else found
+    """The typed values of `text` (graphmem.slots), with the database it names and the
+    couple's status it states, if any (both are the subject's: its first entity)."""
+    extra = [x for x in (database(text), couple(text)) if x is not None]
+    return [*slots(text), *extra]
 
 
 def _undated(
@@ -765,15 +806,18 @@ def _is_name(word: str, ctx: _Context) -> bool:
 
 def _subject(prefix: str, ctx: _Context, personal: bool) -> str | None:
     """The entity a clause's subject phrase names; the first entity for a pronoun or none."""
+    # "Karim made it official: from today Joana is ...": the subject follows the colon and
+    # the time phrase that opens the clause
+    prefix = prefix.rsplit(":", 1)[-1]
     words = _WORD.findall(_APPOSITIVE.sub(" ", _PARENS.sub(" ", prefix + " ")))
-    while words and _fold(words[0]) in _LEADING:
+    while words and (_fold(words[0]) in _LEADING or _fold(words[0]) in _OPENING_TIME):
         words.pop(0)
     words = [w for w in words if _fold(w) not in _FILLER]
     if not words:
-        return ctx.primary
+        return None if ctx.strict else ctx.primary
     low = [_fold(w) for w in words]
     if len(low) == 1 and low[0] in _PRONOUNS:
-        return ctx.primary
+        return None if ctx.strict else ctx.primary
     if len(low) == 1 and low[0] in _FIRST_PERSON:
         return None if personal else ctx.primary
     if any(w.endswith(("'s", "’s")) or w in _JOINERS for w in low):

@@ -440,6 +440,34 @@ def test_current_facts_are_states_valid_now(make_workspace: WriteFiles) -> None:
     assert "memory/2025-02-01.md#L6" in changed and "memory/2025-02-05.md#L6" in changed
 
 
+def test_a_change_stated_in_free_text_is_cited_under_what_changed(
+    make_workspace: WriteFiles,
+) -> None:
+    bodies = {
+        1: "Nora is a data engineer on the platform team at Halden.",
+        2: "Lives in Bergen.",
+        3: "Plays the cello on Sundays.",
+    }
+    files = {
+        f"memory/2025-02-0{d}.md": f"# 2025-02-0{d}\n\nNora.\n\n## Retain\n- W @Nora: {body}\n"
+        for d, body in bodies.items()
+    }
+    files["memory/2025-02-04.md"] = (
+        "# 2025-02-04\n\nIt is official: from today Nora is the tech lead of Relay.\n"
+    )
+    root = make_workspace(files)
+    settings = settings_for(root)
+    index_workspace(settings)
+    with open_graph(settings) as g:
+        regenerate(g, root, now=date(2025, 2, 20))
+    text = (root / "bank/entities/Nora.md").read_text(encoding="utf-8")
+    changed = section(text, "What changed")
+    assert "-> tech lead of Relay" in changed
+    assert "now: It is official: from today Nora is the tech lead of Relay." in changed
+    assert "memory/2025-02-04.md#L3" in changed
+    assert "Halden" not in section(text, "Current facts")
+
+
 def test_an_unknown_page_key_is_warned_with_file_and_line(make_workspace: WriteFiles) -> None:
     root = make_workspace(
         {"bank/entities/Nora.md": "# Nora\nAliases: N.\nType: person\n\nProse.\n"}

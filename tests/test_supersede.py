@@ -396,3 +396,47 @@ def test_an_undated_line_with_a_value_the_logs_changed_is_superseded() -> None:
         ("new", "old", "phone: 351910000001 -> 351910000002"),
         ("new", "core-stale", "phone: 351910000001 -> 351910000002 (undated line)"),
     ]
+
+
+# --- free text: a dated sentence may end a bullet's value, never holds one ------------------
+
+
+def log(id_: str, text: str, day: int, *entities: str) -> FactIn:
+    return fact(id_, text, day, *entities, kind="log")
+
+
+def test_a_sentence_of_free_text_ends_a_value_it_names_with_its_subject() -> None:
+    old = fact("old", "Ana is a backend engineer on the billing team at Acme.", 1, "acme", "ana")
+    new = log("s", "Lena made it official: from today Ana is the tech lead of Relay.", 9, "ana", "lena", "relay")  # fmt: skip
+    assert edges([old, new]) == [
+        ("s", "old", "role: backend engineer on the billing team -> tech lead of Relay")
+    ]
+    moved = log("m", "Ana moved to Porto on Saturday.", 9, "ana", "porto")
+    assert edges([fact("home", "Ana lives in Lisbon.", 1, "ana"), moved]) == [
+        ("m", "home", "lives-in: Lisbon -> Porto")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "She moved to Porto on Saturday.",  # a pronoun: no default subject in free text
+        "Ana is in Porto until Friday for the office week.",  # a stay
+        "If we moved to Porto, Ana would need a new job.",  # hypothetical
+        "Ana plans to move to Porto next year.",  # a plan
+        "Ana and Rui moved to Porto.",  # several people
+    ],
+)
+def test_free_text_that_states_no_change_ends_nothing(text: str) -> None:
+    home = fact("home", "Ana lives in Lisbon.", 1, "ana")
+    assert edges([home, log("s", text, 9, "ana", "porto", "rui")]) == []
+
+
+def test_free_text_holds_no_value_and_is_never_superseded() -> None:
+    facts = [
+        log("s", "Ana lives in Lisbon now.", 1, "ana"),
+        fact("b", "Ana moved to Porto.", 5, "ana"),
+        log("p", "The relay listens on port 8080.", 1, "relay"),
+        fact("q", "Relay port is now 9090.", 5, "relay"),
+    ]
+    assert edges(facts) == []
