@@ -425,6 +425,8 @@ def find_supersessions(
         understood = any(c.cls != NAME or c.active for c in claims)
         for claim in claims:
             hit = book.target(claim)
+            if hit is not None and log and _restates(claim, hit, facts[hit.fact], fact):
+                hit = None
             if hit is not None:
                 out.append(Supersession(fact.id, facts[hit.fact].id, start, _cue(claim, hit)))
                 book.kill(hit.fact)
@@ -599,6 +601,19 @@ class _Book:
         if c.cls in _GUARDED and _refines(c.clause, str(latest.claim.shown)):
             return None  # "lives in Graça, Lisbon" still says Lisbon: a detail, not a move
         return latest
+
+
+def _restates(claim: _Claim, hit: _Held, older: FactIn, sentence: FactIn) -> bool:
+    """Whether a sentence of free text only retells a fact: it is of the same day (a day's
+    bullets distil its text), or its value is the older one in other words ("leads Acme
+    billing" for "leads the Acme billing team": half their words or more are shared)."""
+    if older.day is not None and older.day == sentence.day:
+        return True
+    if claim.shown is None or hit.claim.shown is None:
+        return False
+    new = set(_TRIGGER_WORD.findall(_fold(claim.shown))) - _STOPWORDS
+    held = set(_TRIGGER_WORD.findall(_fold(hit.claim.shown))) - _STOPWORDS
+    return bool(new and held) and len(new & held) >= 0.5 * len(new | held)
 
 
 def _refines(clause: str, current: str) -> bool:

@@ -440,3 +440,11 @@ def test_free_text_holds_no_value_and_is_never_superseded() -> None:
         fact("q", "Relay port is now 9090.", 5, "relay"),
     ]
     assert edges(facts) == []
+
+
+def test_free_text_retelling_a_bullet_ends_nothing() -> None:
+    lead = fact("lead", "Marta now leads the Acme billing team (since the reorg).", 9, "marta")
+    same_day = log("chat", "23:11 me: Marta is the head of billing at Acme now.", 9, "marta", "acme")  # fmt: skip
+    other_words = log("next", "Marta leads Acme billing now; she is hiring.", 12, "marta", "acme")
+    assert edges([lead, same_day]) == []  # a day's bullets distil its own text
+    assert edges([lead, other_words]) == []  # the same value in fewer words
