@@ -10,7 +10,9 @@ languages the logs use (en, fr, pt, de, es, zh); no model.
 | aspect  | when (first matching rule wins)                                               |
 |---------|-------------------------------------------------------------------------------|
 | "plan"  | graphmem.mood finds a plan or a hypothetical; or the line records a decision   |
-|         | ("Decision:", "decided to", "c'est décidé", "decidiu", "beschlossen", 决定)     |
+|         | ("Decision:", "decided to", "c'est décidé", "decidiu", "beschlossen", 决定) or  |
+|         | names a plan ("plans a reinstall", prévu, previsto, geplant, 计划); or its main |
+|         | clause is about a day after the file's and does not look back (graphmem.mood)  |
 | "event" | the main (first) clause is a trip or a return ("In Montréal from 8 to 15       |
 |         | January", "Back in Lyon since", "day trip", "de retour à", "Rückflug", 出差);    |
 |         | or starts with "First ..." (a first time); or names a one-off happening (a     |
