@@ -24,12 +24,12 @@ from typing import Any
 from urllib.parse import quote
 
 from graphmem.about import EntityCard, Line, UnknownEntityError, entity_card
+from graphmem.aspect import aspect, event_day, start_day
 from graphmem.db import Graph
 from graphmem.errors import GraphmemError
 from graphmem.names import fold, normalize_text, slugify
 from graphmem.packets import source_ref, timestamp
 from graphmem.parser import GENERATED_BEGIN, GENERATED_END
-from graphmem.stance import is_event
 from graphmem.store import write_atomic
 from graphmem.textio import ending_of, newline_of
 
@@ -222,8 +222,14 @@ def _when(when: str | None) -> str:
 
 
 def _plan_line(row: dict[str, Any], page: str) -> str:
-    end = f" to {row['valid_to']}" if row.get("valid_to") else ""
-    return f"- from {row['valid_from']}{end}: {_clean(row['text'])} ({_cite(_source(row), page)})"
+    """An upcoming entry, from the day it starts: its validity, else the day its text names
+    ("il commence le 15 juin", "moves to Kafka on 16 June")."""
+    start, day = row.get("valid_from"), row.get("day")
+    if start is None or (day is not None and start <= day):
+        start = start_day(row["text"], day) or event_day(row["text"], day) or start
+    end = row.get("valid_to")
+    until = f" to {end}" if end and start and end > start else ""
+    return f"- from {start}{until}: {_clean(row['text'])} ({_cite(_source(row), page)})"
 
 
 def _event_line(row: dict[str, Any], page: str) -> str:
@@ -340,11 +346,12 @@ def _entity_block(
     current, timeline, upcoming = _sorted_facts(card, data, page, now)
     _section(out, "Current facts", [_fact_line(data.facts[i], page) for i in current])
     changed: list[tuple[date, tuple[bool, date, str, int], str]] = []
-    for line in (x for x in card.history if x.id in data.facts):
+    # A change belongs to the page of the fact's subject, as its current facts do.
+    for line in (x for x in card.history if x.id in data.facts and _is_subject(x.id, card, data)):
         old = data.facts[line.id]
         was = _when(timestamp(old["day"], old["valid_from"], old["valid_to"]))
         for step in data.replaced.get(line.id, []):
-            newer = data.facts.get(step["newer"])
+            newer = data.facts.get(step["newer"]) or _newer_sentence(step)
             became = (
                 f"; now: {_clean(newer['text'])} ({_cite(_source(newer), page)})" if newer else ""
             )
@@ -372,6 +379,21 @@ def _entity_block(
     return _block(out)
 
 
+def _newer_sentence(step: dict[str, Any]) -> dict[str, Any] | None:
+    """The sentence of free text a SUPERSEDES link comes from, as a row like a fact's."""
+    if not step.get("newer_path"):
+        return None
+    return {
+        "text": step["newer_text"] or "",
+        "path": step["newer_path"],
+        "line_start": step["newer_line_start"],
+        "line_end": step["newer_line_end"],
+        "day": step["day"],
+        "valid_from": None,
+        "valid_to": None,
+    }
+
+
 def _sorted_facts(
     card: EntityCard, data: _Data, page: str, now: date
 ) -> tuple[list[str], list[str], list[str]]:
@@ -380,9 +402,10 @@ def _sorted_facts(
     Only facts whose subject is the entity count: it is one of the fact's explicit
     @mentions, or the fact is written on its own page. Superseded facts are left to "What
     changed". A fact valid at `now` and open-ended is current; one that starts after `now` is
-    upcoming; what the entity did or went through (an experience, an observation, a fact
-    whose validity ended before `now` or that holds for one day, a plan whose day has
-    passed, a dated report of something that happened: graphmem.stance.is_event) is its
+    upcoming, and so is a state whose text says it begins after `now` ("il commence le 15
+    juin") and an event or plan whose day is after `now`; what the entity did or went
+    through (an experience, an observation, a fact whose validity ended before `now` or that
+    holds for one day, a plan whose day has passed, an event: graphmem.aspect) is its
     timeline."""
     current: list[str] = []
     timeline: list[str] = []
@@ -392,17 +415,24 @@ def _sorted_facts(
         row = data.facts.get(fid)
         if row is None or fid in data.replaced or not _is_subject(fid, card, data):
             continue
-        start, end = row.get("valid_from"), row.get("valid_to")
+        start, end, day = row.get("valid_from"), row.get("valid_to"), row.get("day")
+        kind = aspect(row["text"], day)
+        begins = start_day(row["text"], day)
+        when = event_day(row["text"], day) if kind != "state" else None
         if start is not None and start > now:
             upcoming.append(fid)
-        elif row["kind"] in ("experience", "observation") and row.get("day") is not None:
+        elif kind == "state" and begins is not None and begins > now:
+            upcoming.append(fid)  # "hired ...; il commence le 15 juin": not yet a state
+        elif row["kind"] == "world" and kind != "state" and when is not None and when > now:
+            upcoming.append(fid)  # an event or a plan still ahead
+        elif row["kind"] in ("experience", "observation") and day is not None:
             timeline.append(fid)
         elif (end is not None and end < now) or (start is not None and start == end):
             timeline.append(fid)
-        elif start is not None and row.get("day") is not None and start > row["day"]:
+        elif start is not None and day is not None and start > day:
             timeline.append(fid)  # planned when written ("premiere on 12 February"), now past
-        elif row.get("day") is not None and is_event(row["text"]):
-            timeline.append(fid)  # "v0.7.0 released on 8 June": it happened, it is not a state
+        elif kind != "state":
+            timeline.append(fid)  # it happened, or was planned: "v0.7.0 released on 8 June"
         else:
             current.append(fid)
     return current, timeline, upcoming

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -27,6 +27,7 @@ from graphmem.ontology import node_columns, rel_columns
 from graphmem.opinions import EvidenceIn, Link, OpinionIn, OpinionState, evaluate
 from graphmem.stopwords import ENGLISH
 from graphmem.supersede import KINDS as SUPERSEDE_KINDS
+from graphmem.supersede import LOG as SUPERSEDE_LOG
 from graphmem.supersede import FactIn, Supersession, find_supersessions
 
 #: Node and relationship tables with their columns, from ontology/schema.cypher.
@@ -536,7 +537,7 @@ def cross_links(
     a previous run found, which the caller merges (see graphmem.delta).
     """
     if supersessions is None:
-        supersessions = find_fact_supersessions(facts, entities, aliases)
+        supersessions = find_fact_supersessions(facts, entities, aliases, texts or [])
     closed: dict[str, date] = {}
     for change in supersessions:
         end = closed.get(change.older)
@@ -602,7 +603,9 @@ def cross_rels(
     `tables` maps a bullet id to its table (Fact or Opinion)."""
     out: dict[tuple[str, str, str], list[dict[str, object]]] = defaultdict(list)
     for change in cross.supersessions:
-        out[("SUPERSEDES", "Fact", "Fact")].append(
+        # the newer side is a bullet, or else a sentence of free text (a Passage)
+        newer = "Fact" if change.newer in tables else "Passage"
+        out[("SUPERSEDES", newer, "Fact")].append(
             {"from": change.newer, "to": change.older, "day": change.day, "cue": change.cue}
         )
     for link in cross.links:
@@ -639,9 +642,13 @@ def _apply_cross(data: GraphData, cross: CrossLinks, facts: list[FactRef]) -> No
 
 
 def find_fact_supersessions(
-    facts: list[FactRef], entities: Mapping[str, EntityInfo], aliases: Mapping[str, str]
+    facts: list[FactRef],
+    entities: Mapping[str, EntityInfo],
+    aliases: Mapping[str, str],
+    texts: Sequence[FactRef] = (),
 ) -> list[Supersession]:
-    """SUPERSEDES between world facts (graphmem.supersede)."""
+    """SUPERSEDES between world facts, and from a dated sentence of free text that ends a
+    fact's value ("from today Joana is the tech lead", graphmem.supersede)."""
     inputs = [
         FactIn(
             id=ref.block.id,
@@ -654,6 +661,11 @@ def find_fact_supersessions(
         for ref in facts
         # A plan or a hypothetical states no state: it neither ends one nor is ended.
         if ref.block.kind in SUPERSEDE_KINDS and mood(ref.block.text) is None
+    ]
+    inputs += [
+        FactIn(ref.block.id, ref.block.text, ref.day, None, tuple(sorted(ref.slugs)), SUPERSEDE_LOG)
+        for ref in texts
+        if ref.day is not None and ref.role == "daily" and mood(ref.block.text) is None
     ]
     surfaces: dict[str, str] = {}
     for ent in entities.values():

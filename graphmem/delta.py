@@ -321,7 +321,9 @@ def apply_delta(
         for p, pf in changed.items()
     }
     gone = [p for p in (*work.changed, *work.removed) if p in state.files]
-    dead = {ref.block.id for p in gone for ref in state.files[p].facts}  # deleted with edges
+    dead = {  # deleted with their edges (a passage may be a SUPERSEDES source)
+        ref.block.id for p in gone for ref in (*state.files[p].facts, *state.files[p].texts)
+    }
     edited = _changed_bullets(state, (*work.changed, *work.removed), rows)
     if edited or table_changed:
         facts = [
@@ -519,11 +521,12 @@ def _cross(
     """
     # "" stands for the edit itself: opinions naming no entity are evolved again too.
     touched = {""} | {slug for ref in edited for slug in ref.slugs}
-    supersessions = find_fact_supersessions(facts, entities, aliases)
+    supersessions = find_fact_supersessions(facts, entities, aliases, texts or [])
     before = {(s.newer, s.older, s.day, s.cue) for s in state.cross.supersessions}
     after = {(s.newer, s.older, s.day, s.cue) for s in supersessions}
-    by_id = {ref.block.id: ref for f in state.files.values() for ref in f.facts}
+    by_id = {ref.block.id: ref for f in state.files.values() for ref in (*f.facts, *f.texts)}
     by_id.update((ref.block.id, ref) for ref in facts)
+    by_id.update((ref.block.id, ref) for ref in texts or [])  # a sentence may supersede
     for newer, older, _, _ in before ^ after:
         for fid in (newer, older):
             if fid in by_id:

@@ -10,10 +10,16 @@ the older one: the older gets `valid_to` = the newer one's start and a SUPERSEDE
 | uses      | uses X (passive), switched to X, migrated to X    | no longer uses X                   |
 | runs-on   | runs on X, runs as X (passive)                    | moved everything off X             |
 | renamed   | "X, Peter's server," / "X is a ..." (passive)     | X renamed to Y, renamed X to Y     |
-| works-at  | works at X, joined X as ..., started at X         | left X, no longer works at X       |
+| works-at  | works at X, joined X as ..., started at X; a line | left X, no longer works at X,      |
+|           | opening with a role ("Sound engineer at X"),      | (P's) last day at X, dernier jour  |
+|           | hired as ... at X, embauché comme ... à X,        | chez X, último dia na X, letzter   |
+|           | contratado pela X, eingestellt bei X              | Tag bei X                          |
+| team      | works on the X team                               | joined the Y team (from X)         |
 | role      | leads X, is Y's colleague on X, as a ... engineer | promoted to / became X             |
 | set KEY   | set KEY to V, KEY = V, KEY is now V               | changed KEY from A to B            |
 | port      | listens on port N                                 |                                    |
+| (slots)   | a phone, IP, port, version, config key (graphmem.slots) or the database engine a  |
+|           | storing word names ("stores everything in SQLite"; "SQLite retired" is gone)       |
 | (any)     | switched/migrated/moved from A to B, replaced A with B, B instead of A, moved off A |  |
 
 French and Portuguese forms of lives-in, works-at and renamed are recognised too.
@@ -37,6 +43,10 @@ How a claim finds what it ends, per (class, subject):
 - The subject is the entity the clause's subject phrase names ("Peter", "nas01, Peter's
   home server,", "The OpenClaw gateway"), or the fact's first entity for a pronoun or no
   subject. Any other phrase ("his sister", "the laptop", "Peter and Andy") drops the claim.
+- A fact that is a plan, a hypothetical or a decision (graphmem.aspect.planned: "Decision:
+  migrate to Postgres", "moves to Kafka on 16 June" written on 10 June) takes no part, and a
+  clause about a day after the fact's own ("last day at Corvid on 24 April", written on 1
+  April) gives no claim: the change is not made yet.
 - Clauses that are hypothetical ("may", "will", "if", "plans") give no claims; a clause with
   a temporary-stay cue ("visiting", "trip", "currently in", "until", "Nov 27–Dec 1") gives
   no lives-in claim, so a trip never ends where someone lives.
@@ -45,11 +55,16 @@ How a claim finds what it ends, per (class, subject):
   content words overlap with Jaccard >= FALLBACK_JACCARD and where both sides hold a
   capitalised word or number the other lacks ("is Vim" -> "is now Helix").
 
-Only world and observation facts take part. A fact with neither `valid_from` nor `day`
-(memory.md, bank/*.md) is skipped: those files restate the current state, and placing them
-before or after dated facts would invent changes. Facts are ordered by start
-(`valid_from`, else `day`), then input order; a fact is superseded at most once, and only
-by a later one.
+Only world and observation facts are ended. A dated sentence of free text (kind "log") may
+end one ("from today Joana is the tech lead of Sluice") but holds no value, so nothing ends
+it, and it is read strictly: its subject must be named (a pronoun, or no subject, gives no
+claim; a typed value counts only in a sentence about one entity) and it takes no fallback.
+A fact with neither `valid_from` nor `day` (memory.md, bank/*.md) is not placed among the
+dated ones: those files restate the current state, and placing them would invent changes.
+One exception, by value: an undated line stating a typed value that the dated logs stated and
+later changed is as old as that value, so the change ends it too (memory.md's stale phone
+number). Facts are ordered by start (`valid_from`, else `day`), then input order; a fact is
+superseded at most once, and only by a later one.
 """
 
 from __future__ import annotations
@@ -58,25 +73,40 @@ import bisect
 import itertools
 import re
 from collections import defaultdict, deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 from typing import NamedTuple
 
+from graphmem.aspect import planned
+from graphmem.mood import lean
 from graphmem.names import fold, slugify
-from graphmem.slots import SETTING, VERSION, slots, temporary
+from graphmem.slots import (
+    COUPLE,
+    DATABASE,
+    SETTING,
+    VERSION,
+    Slot,
+    couple,
+    database,
+    slots,
+    temporary,
+)
+from graphmem.timex import extract_times
 
 KINDS = frozenset({"world", "observation"})
+#: A sentence of free text: it may end a fact's value, never holds one (see the docstring).
+LOG = "log"
 FALLBACK_JACCARD = 0.4
 FALLBACK_WINDOW = 64  # bounds the fallback's look-back: 20,000 facts stay linear
 
-LOCATION, USES, RUNS_ON, NAME, EMPLOYER, ROLE, PORT, ANY = (
-    "lives-in", "uses", "runs-on", "renamed", "works-at", "role", "port", "*",
+LOCATION, USES, RUNS_ON, NAME, EMPLOYER, ROLE, PORT, TEAM, ANY = (
+    "lives-in", "uses", "runs-on", "renamed", "works-at", "role", "port", "team", "*",
 )  # fmt: skip
 _MULTI = frozenset({USES, RUNS_ON, ROLE, PORT})
 _GUARDED = frozenset({LOCATION, EMPLOYER, ROLE, USES, RUNS_ON})  # see _Book.target
-_PERSONAL = frozenset({LOCATION, EMPLOYER, ROLE})  # "we"/"I" is never their subject
+_PERSONAL = frozenset({LOCATION, EMPLOYER, ROLE, TEAM})  # "we"/"I" is never their subject
 _STRICT = frozenset({LOCATION, EMPLOYER})  # values must be names, not "a new flat"
 
 
@@ -134,7 +164,7 @@ class _Rule:
 _STOPS = (
     r"for|as|since|from|until|till|with|near|because|and|but|while|after|before|instead|now|"
     r"on|at|in|to|by|via|when|where|which|who|so|then|this|that|last|next|every|today|"
-    r"tonight|yesterday|pour|depuis|desde|avec|com|et|e"
+    r"tonight|yesterday|was|were|is|are|pour|depuis|desde|avec|com|et|e"
 )
 _END = rf"(?=\s+(?:{_STOPS})\b|\s*[,;:()\[\]—–→\n]|\.(?:\s|$)|[!?]|\s*$)"
 _OBJ = r"(?P<obj>[^\s,;:()\[\]][^,;:()\[\]]*?)" + _END
@@ -207,6 +237,23 @@ _RULES = (
     _rule(EMPLOYER, r"\btrabalha\s+(?:agora\s+)?(?:na|no|para\s+a|para\s+o|para|em)\s+" + _OBJ, "trabalha"),
     _rule(EMPLOYER, r"\btravaille\s+(?:maintenant\s+|d[ée]sormais\s+)?(?:chez|pour)\s+" + _OBJ, "travaille"),
     _rule(EMPLOYER, r"\b(?:j[áa]\s+n[ãa]o\s+trabalha\s+(?:na|no|para|em)|ne\s+travaille\s+plus\s+(?:chez|pour)|a\s+quitt[ée])\s+" + _OLD, "trabalha travaille quitté quitte"),
+    # "Sound engineer at the Célestins", "Staff engineer on the platform team at Maré Labs":
+    # a clause that opens with a role is about the fact's subject.
+    _rule(EMPLOYER, r"^\s*(?:(?!(?:a|an|the|his|her|their|met|saw|called|asked|knows|with|for)\b)[\w-]+\s+){0,3}?" + _ROLE_NOUN + r"\s+(?:(?:on|in)\s+the\s+(?:[\w-]+\s+){1,2}?team\s+)?at\s+" + _OBJ, _ROLE_NEEDS, subject="primary"),
+    _rule(EMPLOYER, r"^\s*(?:ingénieure?|développeu(?:r|se)|engenheir[oa]|desenvolvedora?|ingenier[oa]|desarrollador[a]?|ingenieur(?:in)?|entwickler(?:in)?)\s+(?:[\w'-]+\s+){0,3}?(?:au|aux|à\s+la|à\s+l'|à|chez|na|no|em|en\s+la|en\s+el|en|bei)\s+" + _OBJ, "ingénieur ingénieure développeur développeuse engenheiro engenheira desenvolvedor desenvolvedora ingeniero ingeniera desarrollador desarrolladora ingenieur ingenieurin entwickler entwicklerin", subject="primary"),
+    _rule(EMPLOYER, r"\b(?:is|as|was\s+hired\s+as)\s+(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?" + _ROLE_NOUN + r"\s+(?:on|in)\s+the\s+(?:[\w-]+\s+){1,2}?team\s+at\s+" + _OBJ, _ROLE_NEEDS),
+    _rule(EMPLOYER, r"\b(?:hired|recruited|taken\s+on)\s+(?:as\s+(?:a|an|the)?\s*(?:[\w-]+\s+){0,3}?)?(?:at|by)\s+" + _OBJ, "hired recruited taken", active=True),
+    _rule(EMPLOYER, r"\b(?:embauch[ée]e?|recrut[ée]e?|engag[ée]e?)\s+(?:comme|en\s+tant\s+que)\s+(?:[\w'-]+\s+){1,5}?(?:à|chez|au|pour)\s+(?:la\s+|le\s+|l')?" + _OBJ, "embauché embauchée embauche recruté recrutée recrute engagé engagée engage", active=True),
+    _rule(EMPLOYER, r"\bcontratad[oa]\s+(?:como\s+(?:[\w-]+\s+){1,5}?)?(?:na|no|pela|pelo|em|para\s+a|para\s+o)\s+" + _OBJ, "contratado contratada", active=True),
+    _rule(EMPLOYER, r"\bcontratad[oa]\s+(?:como\s+(?:[\w-]+\s+){1,5}?)?(?:en|por)\s+" + _OBJ, "contratado contratada", active=True),
+    _rule(EMPLOYER, r"\b(?:eingestellt|angestellt)\s+(?:als\s+(?:[\w-]+\s+){1,4}?)?(?:bei)\s+" + _OBJ, "eingestellt angestellt", active=True),
+    _rule(EMPLOYER, r"\barbeitet\s+(?:jetzt\s+|seit\s+\S+\s+)?bei\s+" + _OBJ, "arbeitet"),
+    # "Joana's last day at Corvid was 24 April": the employment ends (its owner is the subject)
+    _rule(EMPLOYER, r"(?:\b(?P<who>[\w-]+)['’]s\s+)?\blast\s+(?:working\s+)?day\s+(?:at|with)\s+" + _OLD, "last", subject="owner"),
+    _rule(EMPLOYER, r"\b(?:dernier\s+jour\s+(?:chez|à|au)|termine\s+(?:chez|à|aux|au)|[úu]ltimo\s+dia\s+(?:na|no|em)|letzte[rn]?\s+(?:Arbeits)?tag\s+bei|[úu]ltimo\s+d[íi]a\s+en)\s+(?:la\s+|le\s+|les\s+|l')?" + _OLD, "dernier termine último ultimo letzter letzten", subject="phrase"),
+    # teams: "works on the payments team", "joined the Sluice team from payments"
+    _rule(TEAM, r"\b(?:works|working|is|are)\s+(?:now\s+)?(?:on|in)\s+the\s+(?P<obj>[\w.-]+(?:\s+[\w.-]+)?)\s+team\b", "works working is are"),
+    _rule(TEAM, r"\b(?:joined|moved\s+to|switched\s+to|transferred\s+to)\s+the\s+(?P<obj>[\w.-]+(?:\s+[\w.-]+)?)\s+team(?:\s+from\s+(?:the\s+)?(?P<old>[\w.-]+)(?:\s+team)?)?\b", "joined moved switched transferred", active=True),
     _rule(ROLE, r"\b(?P<obj>(?:leads|heads|manages)\s+[^,;:()\[\]]+?)" + _END, "leads heads manages"),
     _rule(ROLE, r"\b(?:is|are)\s+(?:now\s+)?(?P<obj>(?:a|an|the|his|her|their|\w+['’]s)\s+(?:[\w-]+\s+){0,2}?" + _ROLE_NOUN + r"\s+(?:on|at|of|in|for)\s+[^,;:()\[\]]+?)" + _END, _ROLE_NEEDS),
     _rule(ROLE, r"\bas\s+(?:a|an)\s+(?P<obj>(?:[\w-]+\s+){0,2}?" + _ROLE_NOUN + r")\b", _ROLE_NEEDS),
@@ -232,7 +279,9 @@ _SETTING_RULES = frozenset(k for k, r in enumerate(_RULES) if r.cls == "set")
 
 _CLAUSES = re.compile(r";|\.(?=\s|$)|[!?](?=\s|$)|\s[—–]\s|\n")
 _CHANGE = re.compile(
-    r"\b(?:no\s+longer|now|switched|instead\s+of|used\s+to|any\s?more|changed\s+to|became|"
+    r"\b(?:from\s+today|as\s+of\s+today|starting\s+today|à\s+partir\s+d['’]aujourd['’]hui|"
+    r"a\s+partir\s+de\s+hoje|ab\s+heute|desde\s+hoy|"
+    r"no\s+longer|now|switched|instead\s+of|used\s+to|any\s?more|changed\s+to|became|"
     r"promoted|d[ée]sormais|maintenant|n'\w+\s+plus|j[áa]\s+n[ãa]o|agora|deixou\s+de)\b",
     re.IGNORECASE,
 )
@@ -287,6 +336,7 @@ _DETERMINERS = frozenset("the a an his her their its our my o le la les l'".spli
 _PRONOUNS = frozenset("he she they it il elle ele ela".split())
 _FIRST_PERSON = frozenset("i we you nous".split())
 _LEADING = frozenset("and but so then also".split())
+_OPENING_TIME = frozenset("from as of starting today tonight officially".split())
 _FILLER = frozenset(
     "now currently also still just finally officially recently already then "
     "has have had is are was were".split()
@@ -317,9 +367,12 @@ _slug = lru_cache(maxsize=65536)(slugify)
 class _Context(NamedTuple):
     alias: Mapping[str, str]
     entities: tuple[str, ...]
+    strict: bool = False  # free text: no subject by default, only one it names
 
     @property
     def primary(self) -> str | None:
+        if self.strict and len(self.entities) != 1:
+            return None  # a sentence naming several entities has no default subject
         return self.entities[0] if self.entities else None
 
     def resolve(self, phrase: str) -> str:
@@ -341,8 +394,17 @@ def find_supersessions(
     order = sorted(
         (start, i)
         for i, f in enumerate(facts)
-        if f.kind in KINDS and (start := f.valid_from or f.day) is not None
+        if (f.kind in KINDS or f.kind == LOG) and (start := f.valid_from or f.day) is not None
     )
+    # A plan or a decision states no state yet (graphmem.aspect); asked only of facts that
+    # make a claim or state a typed value, since it reads the text's times.
+    plans: dict[int, bool] = {}
+
+    def plan(i: int) -> bool:
+        if i not in plans:
+            plans[i] = planned(facts[i].text, facts[i].day)
+        return plans[i]
+
     book = _Book()
     recent: dict[str, deque[tuple[int, frozenset[str]]]] = defaultdict(
         lambda: deque(maxlen=FALLBACK_WINDOW)
@@ -350,20 +412,27 @@ def find_supersessions(
     out: list[Supersession] = []
     for seq, (start, i) in enumerate(order):
         fact = facts[i]
+        log = fact.kind == LOG
         ctx = _Context(
-            alias, tuple(alias.get(e, e) for e in fact.entities) if alias else fact.entities
+            alias, tuple(alias.get(e, e) for e in fact.entities) if alias else fact.entities, log
         )
         pending: list[_Claim] = []
         words = frozenset(_TRIGGER_WORD.findall(fact.text.lower()))
-        claims = _claims(fact.text, words, ctx)
+        claims = _claims(fact.text, words, ctx, fact.day)
+        if claims and plan(i):
+            continue
         # the fallback is for predicates no rule knows; a known one already had its say
         understood = any(c.cls != NAME or c.active for c in claims)
         for claim in claims:
             hit = book.target(claim)
+            if hit is not None and log and _restates(claim, hit, facts[hit.fact], fact):
+                hit = None
             if hit is not None:
                 out.append(Supersession(fact.id, facts[hit.fact].id, start, _cue(claim, hit)))
                 book.kill(hit.fact)
             pending.extend(_registered(claim, hit))
+        if log:
+            continue  # free text ends values; it holds none and takes no fallback
         for claim in pending:
             book.add(_Held(seq, i, claim))
         if ctx.primary is None:
@@ -371,14 +440,14 @@ def find_supersessions(
         content = words - _STOPWORDS  # what the fallback's Jaccard compares
         quiet = understood or words.isdisjoint(_MARKER_WORDS)
         marker = None if quiet else _FALLBACK_CUE.search(fact.text)
-        if marker:
+        if marker and not plan(i):
             hit_fact, cue = _fallback(facts, i, content, recent[ctx.primary], book.dead)
             if hit_fact is not None:
                 cue = f"marker: {_fold(marker.group(0))} {cue}"
                 out.append(Supersession(fact.id, facts[hit_fact].id, start, cue))
                 book.kill(hit_fact)
         recent[ctx.primary].append((i, content))
-    return _by_slot(facts, order, alias, out)
+    return _by_slot(facts, order, alias, out, plan)
 
 
 def _by_slot(
@@ -386,29 +455,47 @@ def _by_slot(
     order: list[tuple[date, int]],
     alias: Mapping[str, str],
     found: list[Supersession],
+    plan: Callable[[int], bool] = lambda i: False,
 ) -> list[Supersession]:
     """`found` plus the changes of a typed value (graphmem.slots): a newer fact that sets
     the phone, IP, port, a thing's version or a config key of an entity it shares with the
     most recent live fact setting that slot, to another value, ends that fact. A value
     stated as temporary or planned ends nothing (it is still ended by a later one)."""
     dead = {s.older for s in found}
+    ended = {s.newer for s in found}  # the word rules had their say on these
     out = list(found)
     live: dict[tuple[str, str, str], tuple[int, str]] = {}  # (type, key, entity) -> fact
+    # (type, key, entity) -> [(day, value, fact)] of the dated changes, for undated lines
+    steps: dict[tuple[str, str, str], list[tuple[date, str, int]]] = defaultdict(list)
+
+    def owners(slot: Slot, fact: FactIn) -> list[str]:
+        entities = [alias.get(e, e) for e in fact.entities] or [""]
+        # A config key names its own thing; the others belong to the fact's entities.
+        # A database is its subject's: "Kestrel stores everything in SQLite on magpie".
+        if slot.type in (SETTING, VERSION):
+            return [""]
+        if fact.kind == LOG:  # free text: only a sentence about one entity
+            return entities if len(fact.entities) == 1 else []
+        return entities[:1] if slot.type in (DATABASE, COUPLE) else entities
+
     for start, i in order:
         fact = facts[i]
-        values = slots(fact.text)
-        if not values:
+        values = _values(fact.text)
+        if not values or plan(i):
             continue
-        entities = [alias.get(e, e) for e in fact.entities] or [""]
         changes = not temporary(fact.text)
+        # A value said only in an aside ("renamed rook (Debian 13, same IP 192.168.1.40)") is
+        # not what the fact states: it may end an older value, but the fact does not hold it.
+        main = set(_values(_PARENS.sub(" ", fact.text))) if "(" in fact.text else set(values)
         for slot in values:
-            # A config key names its own thing; the others belong to the fact's entities.
-            owners = [""] if slot.type in (SETTING, VERSION) else entities
-            for owner in owners:
+            for owner in owners(slot, fact):
                 key = (slot.type, slot.key, owner)
+                if changes:
+                    steps[key].append((start, slot.value, i))
                 held = live.get(key)
                 if (
                     changes
+                    and not (slot.type in (DATABASE, COUPLE) and fact.id in ended)
                     and held is not None
                     and held[1] != slot.value
                     and facts[held[0]].id not in dead
@@ -420,8 +507,46 @@ def _by_slot(
                         Supersession(fact.id, older.id, start, f"{name}: {held[1]} -> {slot.value}")
                     )
                     dead.add(older.id)
-                if changes or held is None:
+                if (changes or held is None) and fact.kind != LOG and slot in main:
                     live[key] = (i, slot.value)
+    out.extend(_undated(facts, steps, owners, dead))
+    return out
+
+
+def _values(text: str) -> list[Slot]:
+    """The typed values of `text` (graphmem.slots), with the database it names and the
+    couple's status it states, if any (both are the subject's: its first entity)."""
+    extra = [x for x in (database(text), couple(text)) if x is not None]
+    return [*slots(text), *extra]
+
+
+def _undated(
+    facts: Sequence[FactIn],
+    steps: Mapping[tuple[str, str, str], list[tuple[date, str, int]]],
+    owners: Callable[[Slot, FactIn], list[str]],
+    dead: set[str],
+) -> list[Supersession]:
+    """An undated line (memory.md, a bank page) that states a value the dated logs later
+    changed: it is as old as that value, so the change ends it too. A value the logs never
+    state, or still hold, tells nothing about when the line was written: it stays."""
+    out: list[Supersession] = []
+    for fact in facts:
+        if fact.kind not in KINDS or (fact.valid_from or fact.day) is not None:
+            continue
+        for slot in _values(fact.text):
+            for owner in owners(slot, fact):
+                history = steps.get((slot.type, slot.key, owner), [])
+                stated = [n for n, (_, value, _) in enumerate(history) if value == slot.value]
+                if not stated or fact.id in dead:
+                    continue
+                later = history[stated[-1] + 1 :]
+                change = next(((d, v, j) for d, v, j in later if v != slot.value), None)
+                if change is not None:
+                    day, value, j = change
+                    name = f"{slot.type} {slot.key}".strip()
+                    cue = f"{name}: {slot.value} -> {value} (undated line)"
+                    out.append(Supersession(facts[j].id, fact.id, day, cue))
+                    dead.add(fact.id)
     return out
 
 
@@ -478,6 +603,19 @@ class _Book:
         return latest
 
 
+def _restates(claim: _Claim, hit: _Held, older: FactIn, sentence: FactIn) -> bool:
+    """Whether a sentence of free text only retells a fact: it is of the same day (a day's
+    bullets distil its text), or its value is the older one in other words ("leads Acme
+    billing" for "leads the Acme billing team": half their words or more are shared)."""
+    if older.day is not None and older.day == sentence.day:
+        return True
+    if claim.shown is None or hit.claim.shown is None:
+        return False
+    new = set(_TRIGGER_WORD.findall(_fold(claim.shown))) - _STOPWORDS
+    held = set(_TRIGGER_WORD.findall(_fold(hit.claim.shown))) - _STOPWORDS
+    return bool(new and held) and len(new & held) >= 0.5 * len(new | held)
+
+
 def _refines(clause: str, current: str) -> bool:
     """Whether `clause` names the `current` value without a word that sets it apart."""
     words = set(_TRIGGER_WORD.findall(clause.lower()))
@@ -505,8 +643,29 @@ def _registered(c: _Claim, hit: _Held | None) -> list[_Claim]:
     return [_Claim(cls, label, subject, c.obj, c.shown, None, False)]
 
 
-def _claims(text: str, words: frozenset[str], ctx: _Context) -> list[_Claim]:
-    """Every claim in `text` (whose lower-cased words are `words`), clause by clause."""
+# "last day" names a day; its "last" is no past tense (graphmem.mood.lean reads it as one)
+_LAST_DAY = re.compile(
+    r"\b(?:last|dernier|derni[èe]re|[úu]ltimo|letzte[rn]?)\s+(?:working\s+)?"
+    r"(?:day|jour|dia|d[íi]a|tag|arbeitstag)\b",
+    re.IGNORECASE,
+)
+
+
+def _ahead(clause: str, day: date | None) -> bool:
+    """The clause names a day after `day` and does not look back: "last day at Corvid on 24
+    April", written on 1 April, is still a plan."""
+    if day is None:
+        return False
+    later = any(s.granularity == "day" and not s.bound and s.start > day
+                for s in extract_times(clause, day))  # fmt: skip
+    return later and lean(_LAST_DAY.sub(" ", clause)) != -1
+
+
+def _claims(
+    text: str, words: frozenset[str], ctx: _Context, day: date | None = None
+) -> list[_Claim]:
+    """Every claim in `text` (whose lower-cased words are `words`), clause by clause; a
+    clause about a day after `day` (the fact's) gives none."""
     ident = _identity(text, ctx)
     out: list[_Claim] = [ident] if ident is not None else []
     found = frozenset().union(*(_BY_WORD[w] for w in words & _NEED_WORDS))
@@ -523,6 +682,8 @@ def _claims(text: str, words: frozenset[str], ctx: _Context) -> list[_Claim]:
         matches = [(m.start(), n, _RULES[n], m) for n in rules
                    for m in _RULES[n].pattern.finditer(clause)]  # fmt: skip
         if not matches or (hypothetical and _HYPOTHETICAL.search(clause)):
+            continue
+        if _ahead(clause, day):
             continue
         if len(matches) > 1:
             matches.sort(key=lambda t: (t[1] if t[2].cls == ANY else -1, t[0], t[1]))
@@ -564,6 +725,9 @@ def _claim(rule: _Rule, m: re.Match[str], prefix: str, ctx: _Context, clause: st
         return None
     if rule.subject == "primary":
         subject = ctx.primary
+    elif rule.subject == "owner":
+        who = groups.get("who")
+        subject = ctx.resolve(who) if who else _subject(prefix, ctx, personal=True)
     elif rule.subject == "name":
         subject = next((s for s in (ctx.resolve(groups.get("old") or ""),
                                     ctx.resolve(groups["obj"])) if s in ctx.entities),
@@ -657,15 +821,18 @@ def _is_name(word: str, ctx: _Context) -> bool:
 
 def _subject(prefix: str, ctx: _Context, personal: bool) -> str | None:
     """The entity a clause's subject phrase names; the first entity for a pronoun or none."""
+    # "Karim made it official: from today Joana is ...": the subject follows the colon and
+    # the time phrase that opens the clause
+    prefix = prefix.rsplit(":", 1)[-1]
     words = _WORD.findall(_APPOSITIVE.sub(" ", _PARENS.sub(" ", prefix + " ")))
-    while words and _fold(words[0]) in _LEADING:
+    while words and (_fold(words[0]) in _LEADING or _fold(words[0]) in _OPENING_TIME):
         words.pop(0)
     words = [w for w in words if _fold(w) not in _FILLER]
     if not words:
-        return ctx.primary
+        return None if ctx.strict else ctx.primary
     low = [_fold(w) for w in words]
     if len(low) == 1 and low[0] in _PRONOUNS:
-        return ctx.primary
+        return None if ctx.strict else ctx.primary
     if len(low) == 1 and low[0] in _FIRST_PERSON:
         return None if personal else ctx.primary
     if any(w.endswith(("'s", "’s")) or w in _JOINERS for w in low):
@@ -673,7 +840,9 @@ def _subject(prefix: str, ctx: _Context, personal: bool) -> str | None:
     bare = words[1:] if low[0] in _DETERMINERS else words
     for candidate in (" ".join(words), " ".join(bare)):
         if (slug := ctx.resolve(candidate)) in ctx.entities:
-            return slug
+            # "Mei Lin" in a bullet about @Mei: the subject's full name, not another entity
+            primary = ctx.primary
+            return primary if primary and slug.startswith(primary + "-") else slug
     if len(bare) >= 2 and (head := ctx.resolve(" ".join(bare[:-1]))) in ctx.entities:
         return head  # a name and one more word: "The OpenClaw gateway", "Marta Kowalski"
     if all(w[:1].isupper() for w in bare) and len(bare) <= 3:

@@ -76,7 +76,7 @@ CREATE REL TABLE ABOUT(FROM Opinion TO Entity);
 CREATE REL TABLE SUPPORTS(FROM Fact TO Opinion, FROM Opinion TO Opinion, weight DOUBLE, day DATE, reason STRING);
 CREATE REL TABLE CONTRADICTS(FROM Fact TO Opinion, FROM Opinion TO Opinion, weight DOUBLE, day DATE, reason STRING);
 CREATE REL TABLE EVIDENCE(FROM Fact TO Passage, FROM Opinion TO Passage, how STRING);
-CREATE REL TABLE SUPERSEDES(FROM Fact TO Fact, FROM Opinion TO Opinion, day DATE, cue STRING);
+CREATE REL TABLE SUPERSEDES(FROM Fact TO Fact, FROM Opinion TO Opinion, FROM Passage TO Fact, day DATE, cue STRING);
 // Reading order: a passage -> the next passage of the same file.
 CREATE REL TABLE NEXT(FROM Passage TO Passage);
 CREATE REL TABLE `IN`(FROM Fact TO Source, FROM Opinion TO Source, FROM Passage TO Source, FROM Entity TO Source);

@@ -409,6 +409,65 @@ def test_pages_current_facts_timeline_and_proposals(make_workspace: WriteFiles) 
     assert "Nora (" not in proposals
 
 
+def test_current_facts_are_states_valid_now(make_workspace: WriteFiles) -> None:
+    """A return from a trip, a dated one-off happening and a decision are no current facts;
+    a job that starts after `now` is upcoming; a job a newer bullet replaced is under "What
+    changed" with both citations."""
+    days = {
+        1: "- W @Nora: Data engineer at Halden.\n- W @Nora: Lives in Bergen.\n",
+        2: "- W @Nora: Back in Bergen since 1 February.\n",
+        3: "- W @Nora: Premiere of her band's show on Friday 7 February.\n",
+        4: "- W @Nora: Decision: migrate the blog from SQLite to Postgres.\n",
+        5: "- W @Nora: Hired as a data engineer at Fjord Analytics; starts 3 March 2025.\n",
+    }
+    head = "\n\nNora.\n\n## Retain\n"
+    files = {f"memory/2025-02-0{d}.md": f"# 2025-02-0{d}{head}{body}" for d, body in days.items()}
+    root = make_workspace(files)
+    settings = settings_for(root)
+    index_workspace(settings)
+    with open_graph(settings) as g:
+        regenerate(g, root, now=date(2025, 2, 20))
+    text = (root / "bank/entities/Nora.md").read_text(encoding="utf-8")
+    current = section(text, "Current facts")
+    assert "Lives in Bergen" in current
+    for gone in ("Back in Bergen", "Premiere", "Decision", "Halden", "Fjord"):
+        assert gone not in current, gone
+    assert "Back in Bergen" in section(text, "Timeline") and "Premiere" in text
+    upcoming = section(text, "Upcoming")
+    assert "- from 2025-03-03: Hired as a data engineer at Fjord Analytics" in upcoming
+    changed = section(text, "What changed")
+    assert "works-at: Halden -> Fjord Analytics" in changed
+    assert "memory/2025-02-01.md#L6" in changed and "memory/2025-02-05.md#L6" in changed
+
+
+def test_a_change_stated_in_free_text_is_cited_under_what_changed(
+    make_workspace: WriteFiles,
+) -> None:
+    bodies = {
+        1: "Nora is a data engineer on the platform team at Halden.",
+        2: "Lives in Bergen.",
+        3: "Plays the cello on Sundays.",
+    }
+    files = {
+        f"memory/2025-02-0{d}.md": f"# 2025-02-0{d}\n\nNora.\n\n## Retain\n- W @Nora: {body}\n"
+        for d, body in bodies.items()
+    }
+    files["memory/2025-02-04.md"] = (
+        "# 2025-02-04\n\nIt is official: from today Nora is the tech lead of Relay.\n"
+    )
+    root = make_workspace(files)
+    settings = settings_for(root)
+    index_workspace(settings)
+    with open_graph(settings) as g:
+        regenerate(g, root, now=date(2025, 2, 20))
+    text = (root / "bank/entities/Nora.md").read_text(encoding="utf-8")
+    changed = section(text, "What changed")
+    assert "-> tech lead of Relay" in changed
+    assert "now: It is official: from today Nora is the tech lead of Relay." in changed
+    assert "memory/2025-02-04.md#L3" in changed
+    assert "Halden" not in section(text, "Current facts")
+
+
 def test_an_unknown_page_key_is_warned_with_file_and_line(make_workspace: WriteFiles) -> None:
     root = make_workspace(
         {"bank/entities/Nora.md": "# Nora\nAliases: N.\nType: person\n\nProse.\n"}

@@ -182,10 +182,14 @@ def inserted_mid_chain(before: Snapshot, after: Snapshot) -> None:
     assert fact(before, "memory/2025-09-09.md", 18)["valid_to"] == date(2025, 10, 16)
 
 
-def validity_reopens(before: Snapshot, after: Snapshot) -> None:
-    """Without 10-16 L14 (maxRetries 8), 09-09 L18 (maxRetries 5) is valid again."""
+def free_text_still_ends_it(before: Snapshot, after: Snapshot) -> None:
+    """Without 10-16 L14 (maxRetries 8), the day's own note "- set relay.maxRetries to 8
+    (was 5)" (L7, free text) is what ends 09-09 L18 (maxRetries 5), on the same day."""
+    five = fact(after, "memory/2025-09-09.md", 18)
     assert fact(before, "memory/2025-09-09.md", 18)["valid_to"] == date(2025, 10, 16)
-    assert fact(after, "memory/2025-09-09.md", 18)["valid_to"] is None
+    assert five["valid_to"] == date(2025, 10, 16)
+    note = after.one("graph:Passage", path="memory/2025-10-16.md", line_start=7)
+    assert edges(after, "SUPERSEDES", source=note["id"], target=five["id"])
 
 
 def supersession_moves_to_another_file(before: Snapshot, after: Snapshot) -> None:
@@ -358,10 +362,10 @@ SCENARIOS: tuple[Scenario, ...] = (
         inserted_mid_chain,
     ),
     Scenario(
-        "newer-fact-deleted-validity-reopens",
+        "newer-fact-deleted-free-text-still-ends-it",
         delete_line("memory/2025-10-16.md", 14, "- W @warelay: Set relay.maxRetries to 8"),
         DELTA,
-        validity_reopens,
+        free_text_still_ends_it,
     ),
     Scenario(
         "core-fact-deleted-supersession-moves",

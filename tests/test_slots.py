@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from graphmem.slots import Slot, slots, temporary
+from graphmem.slots import Slot, couple, database, slots, temporary
 from graphmem.supersede import FactIn, find_supersessions
 
 
@@ -30,6 +30,8 @@ from graphmem.supersede import FactIn, find_supersessions
         ),
         ("crawler.maxConcurrent = 4", [Slot("setting", "crawler.maxconcurrent", "4")]),
         ("Nothing typed here, just 12 cats and kestrel.toml.", []),
+        ("New LAN IP 10.0.0.7 in Porto (was 10.0.1.7 in Lyon).", [Slot("ip", "", "10.0.0.7")]),
+        ("Port 9120 now (antes 8080).", [Slot("port", "", "9120")]),
     ],
 )
 def test_values_are_found_by_shape(text: str, expected: list[Slot]) -> None:
@@ -121,3 +123,57 @@ def test_a_planned_change_supersedes_nothing_through_the_index(tmp_path: Path) -
     index_workspace(s)
     rows = run_cypher(s, "MATCH (n:Fact)-[s:SUPERSEDES]->(o:Fact) RETURN n.day, o.day, s.cue").rows
     assert [r[2] for r in rows] == ["port: 8080 -> 9120"]
+
+
+@pytest.mark.parametrize(
+    ("text", "engine"),
+    [
+        ("Kestrel stores everything in SQLite.", "sqlite"),
+        ("Runs on Postgres 16 since March; SQLite retired.", "postgresql"),
+        ("switched from MySQL to MariaDB", "mariadb"),
+        ("Compared SQLite and DuckDB for the export", None),  # two engines, none chosen
+        ("pg_dump at 02:15, restic at 02:30", None),
+        ("Kestrel needs a reconnect loop (after a Postgres restart).", None),  # in passing
+        ("I deleted the old SQLite file.", None),
+    ],
+)
+def test_database_engine_by_name(text: str, engine: str | None) -> None:
+    found = database(text)
+    assert (found.value if found else None) == engine
+    assert all(s.type != "database" for s in slots(text))  # recall's slots stay as they were
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("Her brother Tomas is seeing Ines, a teacher.", "dating"),
+        ("O Tomás e a Inês vivem juntos em Braga desde maio.", "together"),
+        ("Tomas and Ines moved in together in March.", "together"),
+        ("Engaged since 3 May.", "engaged"),
+        ("Verheiratet seit 2019.", "married"),
+        ("Tomas is seeing a doctor about his knee.", None),  # no name after "seeing"
+        ("Lives in Braga.", None),
+    ],
+)
+def test_couple_status(text: str, status: str | None) -> None:
+    found = couple(text)
+    assert (found.value if found else None) == status
+
+
+def test_a_couple_moving_in_together_supersedes_dating() -> None:
+    facts = [
+        fact("old", "Her brother Tomas is seeing Ines, a nurse on his ward.", 1, "tomas"),
+        fact("visit", "Tomas and Ines visit Porto on the weekend of the 25th.", 5, "tomas"),
+        fact("new", "O Tomás e a Inês vivem juntos em Braga desde o dia 9.", 9, "tomas"),
+    ]
+    assert edges(facts) == [("new", "old", "couple: dating -> together")]
+
+
+def test_a_value_said_only_in_an_aside_is_not_held() -> None:
+    facts = [
+        fact("rename", "The box was renamed atlas on 1 March (Debian 13, same IP 10.0.1.7).", 1, "atlas"),
+        fact("new", "New LAN IP 10.0.0.7 in Porto (was 10.0.1.7).", 9, "atlas"),
+    ]  # fmt: skip
+    assert edges(facts) == []
+    stated = fact("old", "LAN IP 10.0.1.7, Debian 13.", 1, "atlas")
+    assert edges([stated, facts[1]]) == [("new", "old", "ip: 10.0.1.7 -> 10.0.0.7")]

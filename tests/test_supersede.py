@@ -306,7 +306,8 @@ def test_sample_workspace_chains() -> None:
         ("memory/2025-10-06.md#L14", "memory/2025-09-13.md#L14", "renamed: nas01 -> atlas"),
         ("memory/2025-10-08.md#L17", "memory/2025-09-02.md#L15", "uses: SQLite -> Postgres"),
         ("memory/2025-10-16.md#L14", "memory/2025-09-09.md#L18", "set relay.maxRetries: 5 -> 8"),
-        ("memory/2025-11-03.md#L12", "memory/2025-09-02.md#L14", "works-at: Acme -> Northwind"),
+        # his last day at Acme (Oct 31) ends the job, before Northwind's first day
+        ("memory/2025-10-31.md#L10", "memory/2025-09-02.md#L14", "works-at: no longer Acme"),
         ("memory/2025-11-15.md#L12", "memory/2025-09-06.md#L10", "lives-in: Lisbon -> Porto"),
         ("memory/2025-12-04.md#L14", "memory/2025-09-24.md#L14", "port: 8080 -> 18789"),
         ("memory/2025-12-09.md#L13", "memory/2025-09-11.md#L11",
@@ -330,3 +331,120 @@ def test_twenty_thousand_facts_chain_year_after_year() -> None:
     assert len(found) > 1000
     by_id = {f.id: f for f in facts}
     assert all(by_id[s.newer].day >= by_id[s.older].day for s in found)  # type: ignore[operator]
+
+
+# --- employers, teams, databases, plans, undated lines (issue 12 lever 3) ------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "cue"),
+    [
+        ("Sound engineer at the Opera House.", "Hired as a sound engineer at Radio Nova.", "works-at: Opera House -> Radio Nova"),
+        ("Peter is a senior engineer on the billing team at Acme.", "Staff engineer on the platform team at Northwind since 3 November.", "works-at: Acme -> Northwind"),
+        ("Peter works at Acme.", "Peter's last day at Acme was 31 October.", "works-at: no longer Acme"),
+        ("Ingénieur du son au Théâtre Graslin.", "Embauché comme ingénieur du son à la Cité des Congrès ; il commence le 3 mars.", "works-at: Théâtre Graslin -> Cité des Congrès"),
+        ("Peter trabalha na Acme.", "Contratado como engenheiro pela Sonae.", "works-at: Acme -> Sonae"),
+        ("Peter arbeitet bei Siemens.", "Eingestellt als Entwickler bei Zalando.", "works-at: Siemens -> Zalando"),
+    ],
+)  # fmt: skip
+def test_employer_changes_in_bullets(old: str, new: str, cue: str) -> None:
+    facts = [fact("old", old, 1, "peter"), fact("new", new, 2, "peter")]
+    assert edges(facts) == [("new", "old", cue)]
+
+
+def test_a_full_name_is_the_subject_not_another_entity() -> None:
+    # NER may make "Marta Kowalski" an entity of its own; in a bullet about @Marta it is her
+    old = fact("old", "Marta Kowalski works on the billing team at Acme.", 1, "marta", "marta-kowalski")  # fmt: skip
+    new = fact("new", "Joined the payments team from billing on 2 January.", 2, "marta")
+    assert edges([old, new]) == [("new", "old", "team: billing -> payments")]
+
+
+def test_a_plan_or_a_future_clause_ends_nothing() -> None:
+    job = fact("job", "Peter works at Acme.", 1, "peter")
+    later = [
+        "Plans to accept the Northwind offer and leave Acme.",
+        "Decision: Peter leaves Acme; his last day at Acme is on 30 January 2025.",
+        "Accepted the offer; last day at Acme on 30 January.",  # written on the 2nd: ahead
+    ]
+    for text in later:
+        assert edges([job, fact("new", text, 2, "peter")]) == [], text
+    done = fact("done", "Peter's last day at Acme was 30 January.", 30, "peter")
+    assert edges([job, fact("plan", later[2], 2, "peter"), done]) == [
+        ("done", "job", "works-at: no longer Acme")
+    ]
+
+
+def test_a_database_change_by_engine_name() -> None:
+    facts = [
+        fact("a", "The relay keeps its queue in SQLite on atlas.", 1, "relay", "atlas"),
+        fact("b", "Decision: migrate from SQLite to Postgres on Saturday.", 2, "relay"),  # a plan
+        fact("c", "Runs on Postgres 16 since Saturday; SQLite retired.", 6, "relay"),
+        fact("d", "atlas backs up Postgres nightly.", 7, "atlas"),  # another subject
+    ]
+    assert edges(facts) == [("c", "a", "database: sqlite -> postgresql")]
+
+
+def test_an_undated_line_with_a_value_the_logs_changed_is_superseded() -> None:
+    facts = [
+        fact("old", "Mobile +351 910 000 001.", 1, "graca"),
+        fact("new", "New number since the 5th: +351 910 000 002.", 5, "graca"),
+        fact("core-stale", "Graça: Matosinhos, mobile +351 910 000 001.", None, "graca"),
+        fact("core-current", "Graça, mobile +351 910 000 002.", None, "graca"),
+        fact("core-unknown", "Rui, mobile +351 910 000 003.", None, "rui"),
+    ]
+    assert edges(facts) == [
+        ("new", "old", "phone: 351910000001 -> 351910000002"),
+        ("new", "core-stale", "phone: 351910000001 -> 351910000002 (undated line)"),
+    ]
+
+
+# --- free text: a dated sentence may end a bullet's value, never holds one ------------------
+
+
+def log(id_: str, text: str, day: int, *entities: str) -> FactIn:
+    return fact(id_, text, day, *entities, kind="log")
+
+
+def test_a_sentence_of_free_text_ends_a_value_it_names_with_its_subject() -> None:
+    old = fact("old", "Ana is a backend engineer on the billing team at Acme.", 1, "acme", "ana")
+    new = log("s", "Lena made it official: from today Ana is the tech lead of Relay.", 9, "ana", "lena", "relay")  # fmt: skip
+    assert edges([old, new]) == [
+        ("s", "old", "role: backend engineer on the billing team -> tech lead of Relay")
+    ]
+    moved = log("m", "Ana moved to Porto on Saturday.", 9, "ana", "porto")
+    assert edges([fact("home", "Ana lives in Lisbon.", 1, "ana"), moved]) == [
+        ("m", "home", "lives-in: Lisbon -> Porto")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "She moved to Porto on Saturday.",  # a pronoun: no default subject in free text
+        "Ana is in Porto until Friday for the office week.",  # a stay
+        "If we moved to Porto, Ana would need a new job.",  # hypothetical
+        "Ana plans to move to Porto next year.",  # a plan
+        "Ana and Rui moved to Porto.",  # several people
+    ],
+)
+def test_free_text_that_states_no_change_ends_nothing(text: str) -> None:
+    home = fact("home", "Ana lives in Lisbon.", 1, "ana")
+    assert edges([home, log("s", text, 9, "ana", "porto", "rui")]) == []
+
+
+def test_free_text_holds_no_value_and_is_never_superseded() -> None:
+    facts = [
+        log("s", "Ana lives in Lisbon now.", 1, "ana"),
+        fact("b", "Ana moved to Porto.", 5, "ana"),
+        log("p", "The relay listens on port 8080.", 1, "relay"),
+        fact("q", "Relay port is now 9090.", 5, "relay"),
+    ]
+    assert edges(facts) == []
+
+
+def test_free_text_retelling_a_bullet_ends_nothing() -> None:
+    lead = fact("lead", "Marta now leads the Acme billing team (since the reorg).", 9, "marta")
+    same_day = log("chat", "23:11 me: Marta is the head of billing at Acme now.", 9, "marta", "acme")  # fmt: skip
+    other_words = log("next", "Marta leads Acme billing now; she is hiring.", 12, "marta", "acme")
+    assert edges([lead, same_day]) == []  # a day's bullets distil its own text
+    assert edges([lead, other_words]) == []  # the same value in fewer words
