@@ -160,8 +160,12 @@ class Recaller:
         """The best packets for `question`."""
         opts = options or RecallOptions()
         cfg = opts.config
-        started = time.perf_counter()
         plan = understand(question, self.gazetteer, opts.now)
+        if cfg.weights.get("vector", 0) > 0:
+            self.embedder()
+        # The expansion's time budget starts after what a process loads once (the time
+        # grammar, the query model): counting those, a cold CLI call never expanded.
+        started = time.perf_counter()
         channels = self._channels(question, plan, opts)
         weights = cfg.weights
         if cfg.fusion == "score":
