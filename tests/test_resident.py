@@ -228,6 +228,12 @@ def test_a_stale_socket_is_ignored_then_replaced(ws: Path) -> None:
         stop(proc)
 
 
+def test_no_daemon_for_a_missing_workspace(tmp_path: Path) -> None:
+    done = graphmem("daemon", "-w", str(tmp_path / "nowhere"))
+    assert done.returncode == 1 and b"does not exist" in done.stderr
+    assert not (tmp_path / "nowhere").exists()
+
+
 def test_it_stops_when_idle(ws: Path) -> None:
     proc = start(ws, "--idle", "1")
     assert proc.wait(HANG) == 0

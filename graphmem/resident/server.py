@@ -163,6 +163,11 @@ class Daemon:
     def bind(self) -> None:
         """Create the socket (mode 0600), replacing a stale one; raise
         :class:`DaemonError` when a daemon already answers there."""
+        if not os.path.isdir(self.workspace):
+            raise DaemonError(
+                f"workspace {self.workspace} does not exist",
+                hint="pass --workspace DIR or set GRAPHMEM_WORKSPACE",
+            )
         os.makedirs(os.path.dirname(self.path), exist_ok=True)
         if os.path.lexists(self.path):
             answer = ping(self.path)
@@ -388,6 +393,8 @@ def warm(daemon: Daemon) -> None:
     Commands that arrive meanwhile find the daemon busy and run in-process."""
     try:
         with daemon.busy, contextlib.suppress(GraphmemError):
+            import graphmem.index  # noqa: F401  (the first `index` then skips ~0.3 s of imports)
+
             daemon.keep(daemon.settings).recall("graphmem", k=1)
     finally:
         daemon.warm.set()
