@@ -292,6 +292,17 @@ def test_the_client_constants_match_the_config() -> None:
     assert resident_client.resolve_workspace(None, {"GRAPHMEM_WORKSPACE": "/w"}) == "/w"
 
 
+def test_the_terminal_size_is_shutils(monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    for env in ({"COLUMNS": "77", "LINES": "5"}, {"COLUMNS": "x"}, {}):
+        monkeypatch.delenv("COLUMNS", raising=False)
+        monkeypatch.delenv("LINES", raising=False)
+        for key, value in env.items():
+            monkeypatch.setenv(key, value)
+        assert resident_client.terminal_size() == tuple(shutil.get_terminal_size((100, 24)))
+
+
 def test_no_daemon_means_in_process(ws: Path) -> None:
     args = ("recall", "Lisbon", "--json", "--now", "2025-12-01", "-w", str(ws))
     assert graphmem(*args).stdout == standalone(*args).stdout != b""
