@@ -153,6 +153,38 @@ def test_output_is_byte_identical_to_the_standalone_cli(ws: Path, daemon: object
     assert served(ws) == before + len(lines)  # every one of them ran in the daemon
 
 
+@pytest.mark.slow
+def test_with_embeddings_the_scores_are_the_one_shot_ones(make_workspace: WriteFiles) -> None:
+    """sqlite-vec in the daemon too: numpy's float32 sums would change the last digits."""
+    root = make_workspace(FILES)
+    model = {"GRAPHMEM_EMBED_MODEL": "minilm-int8"}
+    assert (
+        graphmem("index", "-q", "-w", str(root), **model, GRAPHMEM_RESIDENT="off").returncode == 0
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "graphmem", "daemon", "-w", str(root), "--idle", "0"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=_env(**model),
+        cwd=ROOT,
+    )
+    try:
+        deadline = time.monotonic() + HANG
+        while not (ping(socket_path(str(root))) or {}).get("warm"):
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.05)
+        for question in ("where does Peter live", "rain", "the relay", "trams", "Acme"):
+            args = ("recall", question, "--json", "--now", "2025-12-01", "-w", str(root))
+            through, alone = (
+                graphmem(*args, **model),
+                graphmem(*args, **model, GRAPHMEM_RESIDENT="off"),
+            )
+            assert through.stdout == alone.stdout and b"vector#" in through.stdout
+        assert served(root) == 5
+    finally:
+        stop(proc)
+
+
 def test_it_answers_from_each_new_generation(ws: Path, daemon: object) -> None:
     w = ("-w", str(ws))
     same("recall", "zeppelin", "--json", "--now", "2025-12-01", *w)
