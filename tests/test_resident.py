@@ -200,6 +200,31 @@ def test_it_answers_from_each_new_generation(ws: Path, daemon: object) -> None:
     assert b"landed in Porto" in found.stdout
 
 
+def test_clients_at_once_each_get_the_right_answer(ws: Path, daemon: object) -> None:
+    """One command at a time runs in the daemon; the others find it busy and run
+    in-process. Either way each prints what the standalone CLI prints."""
+    args = ("recall", "where does Peter live", "--json", "--now", "2025-12-01", "-w", str(ws))
+    expected = standalone(*args)
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "graphmem", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=_env(),
+            cwd=ROOT,
+        )
+        for _ in range(4)
+    ]
+    for proc in procs:
+        out, err = proc.communicate(timeout=HANG)
+        assert (out, err, proc.returncode) == (
+            expected.stdout,
+            expected.stderr,
+            expected.returncode,
+        )
+    assert served(ws) >= 1
+
+
 def test_a_client_with_other_settings_runs_in_process(ws: Path, daemon: object) -> None:
     before = served(ws)
     args = ("recall", "Lisbon", "--json", "--now", "2025-12-01", "-w", str(ws))
