@@ -1091,6 +1091,12 @@ def entities_merge(
         typer.echo(f"{result.page} already lists them; nothing to change")
 
 
+def click_command() -> Any:
+    """The app as a Click command. ``app()`` builds this from the Typer signatures on every
+    call (~70 ms); ``graphmem daemon``, which runs many commands, builds it once."""
+    return typer.main.get_command(app)
+
+
 def main() -> None:
     """Entry point of the ``graphmem`` script."""
     app()

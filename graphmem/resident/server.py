@@ -152,6 +152,7 @@ class Daemon:
         self.memory: ResidentMemory | None = None
         self.commands = 0
         self._sock: socket.socket | None = None
+        self._click: Any = None
         self._inode: int | None = None
 
     @staticmethod
@@ -319,6 +320,14 @@ class Daemon:
             self.memory = ResidentMemory(settings=settings)
         return self.memory
 
+    def command(self) -> Any:
+        """The CLI as a Click command, built once (see :func:`graphmem.cli.click_command`)."""
+        if self._click is None:
+            from graphmem import cli
+
+            self._click = cli.click_command()
+        return self._click
+
     def run(self, conn: socket.socket, req: dict[str, Any]) -> int:
         """Run the CLI on the request's arguments, its output going to `conn`."""
         from graphmem import cli
@@ -334,7 +343,7 @@ class Daemon:
             cli.state.settings = None
             cli.state.keep = self.keep
             try:
-                cli.app(args=req["argv"], prog_name=req["prog"], standalone_mode=True)
+                self.command().main(args=req["argv"], prog_name=req["prog"], standalone_mode=True)
                 code = 0
             except SystemExit as exc:
                 code = _exit_code(exc.code, err)
@@ -399,6 +408,7 @@ def warm(daemon: Daemon) -> None:
             from graphmem.entities import NerModel
 
             NerModel.load(daemon.settings.ner_model)
+            daemon.command()
             daemon.keep(daemon.settings).recall("graphmem", k=1)
     finally:
         daemon.warm.set()
