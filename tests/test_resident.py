@@ -234,6 +234,24 @@ def test_a_client_with_other_settings_runs_in_process(ws: Path, daemon: object) 
     assert served(ws) == before  # declined, answered in-process
 
 
+def test_it_runs_only_the_commands_it_is_for(ws: Path, daemon: object) -> None:
+    """A hand-made request for `daemon` or `watch` (which would never return) is declined."""
+    import json
+
+    from graphmem.resident import JSON, receive, send_json
+
+    for argv in (["daemon", "-w", str(ws)], ["watch", "-w", str(ws)], ["--help"]):
+        sock = resident_client.connect(socket_path(str(ws)))
+        assert sock is not None
+        with sock:
+            request = resident_client.request(argv, str(ws))
+            assert request is not None
+            send_json(sock, request)
+            kind, payload = receive(sock)
+            assert kind == JSON and "decline" in json.loads(payload), argv
+    assert served(ws) == 0
+
+
 def test_the_socket_is_private_and_removed_on_stop(ws: Path) -> None:
     proc = start(ws, "--idle", "0")
     path = Path(socket_path(str(ws)))

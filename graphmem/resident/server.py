@@ -8,10 +8,11 @@ stays open between commands and reopens by itself when an ``index`` (any process
 publishes a new generation.
 
 It declines (and the client runs the command itself) when another command is running,
-when the client's ``GRAPHMEM_*``, ``TZ`` or ``HOME`` differ from its own, or when the client
-runs other code (then it also stops: it is stale). It stops after `idle` seconds without a
-command, on SIGTERM/SIGINT, on ``graphmem daemon --stop``, and when its socket file is
-removed or replaced; it removes its socket when it stops.
+when the client's ``GRAPHMEM_*``, ``TZ`` or ``HOME`` differ from its own, when the command
+is not one it runs, or when the client runs other code (and it stops when its own code
+changed on disk: it is stale). It stops after `idle` seconds without a command, on
+SIGTERM/SIGINT, on ``graphmem daemon --stop``, and when its socket file is removed or
+replaced; it removes its socket when it stops.
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ from graphmem.config import Settings
 from graphmem.errors import GraphmemError
 from graphmem.memory import Memory
 from graphmem.resident import (
-    COMMANDS,
     ERR,
     OUT,
     PER_REQUEST,
@@ -47,6 +47,7 @@ from graphmem.resident import (
     send_json,
     socket_path,
 )
+from graphmem.resident.client import connect, target
 
 #: Seconds without a command after which the daemon stops, unless told otherwise.
 DEFAULT_IDLE = 900.0
@@ -98,8 +99,6 @@ def _sink(conn: socket.socket, kind: bytes, tty: object) -> Any:
 
 def ping(path: str, timeout: float = 2.0) -> dict[str, Any] | None:
     """The answer of the daemon at `path` to a ping, or None when none answers."""
-    from graphmem.resident.client import connect
-
     sock = connect(path, timeout)
     if sock is None:
         return None
@@ -113,8 +112,6 @@ def ping(path: str, timeout: float = 2.0) -> dict[str, Any] | None:
 
 def stop(settings: Settings, timeout: float = 10.0) -> int | None:
     """Ask the workspace's daemon to stop; its pid, or None when none was running."""
-    from graphmem.resident.client import connect
-
     path = socket_path(str(settings.workspace))
     sock = connect(path, timeout)
     if sock is None:
@@ -275,7 +272,7 @@ class Daemon:
         argv = req.get("argv")
         if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
             return "bad request"
-        if not (set(argv) & COMMANDS):
+        if target(argv) is None:  # the client's own reading: never `watch`, `daemon`, ...
             return "not a command the daemon runs"
         if req.get("stamp") != self.stamp:
             return "other code"
@@ -290,8 +287,8 @@ class Daemon:
         why = self.decline_reason(req)
         if why is not None:
             send_json(conn, {"decline": why})
-            if why == "other code":
-                self.stopping.set()  # stale for good: let a new daemon start
+            if why == "other code" and code_stamp() != self.stamp:
+                self.stopping.set()  # its own code changed on disk: let a new daemon start
             return
         if not self.busy.acquire(blocking=False):
             send_json(conn, {"decline": "busy"})
