@@ -681,6 +681,18 @@ def bench_variant(
         "cli_recall_ms": cli,
         "cli_recall_cpu_ms": cli_cpu,
     }
+    if args.resident:
+        import resident as resident_bench  # bench/resident.py
+
+        row["cli_modes"] = resident_bench.measure_modes(
+            ws, questions, now, args.cli_runs, 3, env=variant.env()
+        )
+        for mode in row["cli_modes"]:
+            print(
+                f"{log} {mode['mode']} CLI recall p50/p95 {_pair(mode['recall']['wall_ms'], 0)}"
+                f" ms, one-day index {_pair(mode['incremental']['wall_ms'], 0)} ms",
+                file=sys.stderr,
+            )
     if not args.keep:
         shutil.rmtree(ws, ignore_errors=True)
     return row
@@ -956,6 +968,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     ap.add_argument("--keep", action="store_true", help="keep the scratch copies")
     ap.add_argument("--out", type=Path, help="write the results as JSON here")
     ap.add_argument("--profile", type=Path, help="write pyinstrument profiles into this dir")
+    ap.add_argument(
+        "--resident",
+        action="store_true",
+        help="also cold CLI recall and one-day index with and without `graphmem daemon`",
+    )
     args = ap.parse_args(argv)
     if args.queries < 2 or args.cli_runs < 1:
         ap.error("--queries must be >= 2 and --cli-runs >= 1")

@@ -1,5 +1,6 @@
-"""``python -m graphmem``: the same CLI as the ``graphmem`` script."""
+"""``python -m graphmem``: the same CLI as the ``graphmem`` script (a running
+``graphmem daemon`` answers first when there is one)."""
 
-from graphmem.cli import main
+from graphmem.resident.client import main
 
 main()

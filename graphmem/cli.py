@@ -103,6 +103,8 @@ app = typer.Typer(
 
 class _State:
     settings: Settings | None = None
+    #: Set by a resident process (``graphmem daemon``): the Memory to reuse for settings.
+    keep: Callable[[Settings], Memory] | None = None
 
 
 state = _State()
@@ -152,6 +154,8 @@ def memory(workspace: Path | None = None) -> Memory:
     """The :class:`Memory` a command works through."""
     from graphmem.memory import Memory
 
+    if state.keep is not None:
+        return state.keep(settings(workspace))
     return Memory.open(settings(workspace))
 
 
@@ -832,6 +836,69 @@ def serve(workspace: WorkspaceOpt = None) -> None:
 
 @app.command()
 @guarded
+def daemon(
+    idle: Annotated[
+        float,
+        typer.Option(
+            min=0.0, metavar="SECONDS", help="Stop after this long without a command (0: never)."
+        ),
+    ] = 900.0,
+    background: Annotated[
+        bool, typer.Option("--background", help="Start it in the background and return.")
+    ] = False,
+    stop: Annotated[bool, typer.Option("--stop", help="Stop the workspace's daemon.")] = False,
+    show: Annotated[bool, typer.Option("--status", help="Say whether one is running.")] = False,
+    json_out: JsonOpt = False,
+    workspace: WorkspaceOpt = None,
+) -> None:
+    """Keep the index and models loaded so `recall`, `about`, `timeline`, `status` and `index`
+    answer fast; without one they run in-process, with the same output."""
+    from graphmem.resident import server
+
+    s = settings(workspace)
+    if stop:
+        pid = server.stop(s)
+        if json_out:
+            _echo_json({"stopped": pid is not None, "pid": pid})
+        else:
+            typer.echo(f"stopped pid {pid}" if pid else f"no graphmem daemon serves {s.workspace}")
+        return
+    if show:
+        info = server.ping(server.socket_path(str(s.workspace)))
+        if json_out:
+            _echo_json({"running": info is not None} | (info or {}))
+        elif info is None:
+            typer.echo(f"no graphmem daemon serves {s.workspace}")
+        else:
+            typer.echo(
+                f"running: pid {info['pid']}, {info['commands']} command(s), idle for "
+                f"{info['idle_for']}s (stops after {info['idle_timeout']:g}s)"
+            )
+        return
+    if background:
+        pid = server.start_background(s, idle)
+        if json_out:
+            _echo_json({"running": True, "pid": pid})
+        else:
+            typer.echo(f"graphmem daemon pid {pid} serves {s.workspace} (idle timeout {idle:g}s)")
+        return
+
+    def ready(d: Any) -> None:
+        message = f"graphmem daemon pid {d.describe()['pid']} serves {s.workspace} on {d.path}"
+        if json_out:
+            typer.echo(json.dumps({"event": "ready", "pid": d.describe()["pid"], "socket": d.path}))
+        else:
+            typer.echo(f"{message} (idle timeout {idle:g}s; Ctrl-C stops)", err=True)
+
+    done = server.run_daemon(s, idle, on_ready=ready)
+    if json_out:
+        typer.echo(json.dumps({"event": "stopped", "commands": done.commands}))
+    else:
+        typer.echo(f"graphmem daemon stopped after {done.commands} command(s)", err=True)
+
+
+@app.command()
+@guarded
 def export(
     fmt: Annotated[
         str,
@@ -1022,6 +1089,12 @@ def entities_merge(
         typer.echo(f"{result.page}: added alias {', '.join(result.added)}; re-indexed")
     else:
         typer.echo(f"{result.page} already lists them; nothing to change")
+
+
+def click_command() -> Any:
+    """The app as a Click command. ``app()`` builds this from the Typer signatures on every
+    call (~70 ms); ``graphmem daemon``, which runs many commands, builds it once."""
+    return typer.main.get_command(app)
 
 
 def main() -> None:

@@ -24,14 +24,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from graphmem.about import EntityCard, Line, entity_card
 from graphmem.about import timeline as entity_timeline
-from graphmem.api import Status, run_cypher
-from graphmem.api import status as index_status
 from graphmem.config import ConfigError, Settings, resolve_settings
-from graphmem.db import Rows
 from graphmem.errors import (
     ArgumentError,
     EmptyWorkspaceError,
@@ -40,19 +37,26 @@ from graphmem.errors import (
     QueryError,
     WorkspaceError,
 )
-from graphmem.export import ExportReport
-from graphmem.index import IndexReport, Progress, index_workspace
-from graphmem.merge import MergeResult
 from graphmem.packets import Packet, RecallResult
 from graphmem.queries import get as get_query
 from graphmem.queries import parameters
 from graphmem.recall import KINDS, Recaller, RecallOptions
 from graphmem.recall_config import RecallConfig
-from graphmem.reflect import OpinionView, ReflectReport
-from graphmem.retain import RetainResult
 from graphmem.store import Store
 from graphmem.timex import parse_window
 from graphmem.workspace import discover
+
+if TYPE_CHECKING:
+    # Imported where used: a recall or `about` never needs the indexer (compile, delta,
+    # opinions), networkx (export) or the bank writer, and importing them costs a cold
+    # CLI call ~0.3 s CPU.
+    from graphmem.api import Status
+    from graphmem.db import Rows
+    from graphmem.export import ExportReport
+    from graphmem.index import IndexReport, Progress
+    from graphmem.merge import MergeResult
+    from graphmem.reflect import OpinionView, ReflectReport
+    from graphmem.retain import RetainResult
 
 #: Where graphmem looks for notes, for messages about an empty workspace.
 LOOKED_FOR = "memory.md, SOUL.md, memory/*.md, bank/**/*.md"
@@ -189,6 +193,8 @@ class Memory:
         store = Store(self.settings.memory_dir)
         if store.current() is None:
             if self.index_if_missing:
+                from graphmem.index import index_workspace
+
                 report = index_workspace(self.settings)
                 self._notices.append(
                     empty_notice(self.workspace)
@@ -403,6 +409,8 @@ class Memory:
 
     def status(self) -> Status:
         """Counts, freshness against the workspace's files, warnings, degraded features."""
+        from graphmem.api import status as index_status
+
         with self._lock:
             self._check_workspace()
             return index_status(self.settings)
@@ -415,6 +423,8 @@ class Memory:
         Every ``$name`` the statement uses must be in `params` and nothing else may be:
         a missing parameter is an error, never an unfiltered answer.
         """
+        from graphmem.api import run_cypher
+
         params = dict(params or {})
         if not statement.strip():
             raise ArgumentError("statement", "the Cypher statement is empty")
@@ -468,6 +478,8 @@ class Memory:
     def index(self, *, force: bool = False, progress: Progress | None = None) -> IndexReport:
         """Bring the index up to date with the Markdown (incremental, atomic); `force`
         rebuilds it from Markdown alone."""
+        from graphmem.index import index_workspace
+
         with self._lock:
             self._check_workspace()
             try:
