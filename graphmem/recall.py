@@ -207,8 +207,40 @@ class Recaller:
         self._expand(scores, via, cfg)
         items = self._load(scores, via)
         superseded = self._supersession(items)
+        if cfg.successor_weight > 0 and self._successors(items, superseded, via, cfg):
+            superseded = self._supersession(items)
         kept = self._rank(items, superseded, plan, opts)
         return self._carry_evidence(kept, superseded, plan, opts, via), superseded
+
+    def _successors(
+        self,
+        items: dict[str, _Item],
+        superseded: dict[str, tuple[str, date | None]],
+        via: dict[str, list[str]],
+        cfg: RecallConfig,
+    ) -> bool:
+        """What replaced a top candidate joins the candidates (SUPERSEDES, newer side) at
+        `successor_weight` of its score (or has its score raised to that): "from today
+        Joana is the tech lead of Sluice" comes with the "senior backend engineer" line it
+        ended, whatever its words. Returns whether any was added."""
+        top = sorted(items.values(), key=lambda it: -it.score)[: cfg.expand_top]
+        extra: dict[str, float] = {}
+        for item in top:
+            newer = superseded.get(item.id)
+            if newer is None:
+                continue
+            value = item.score * cfg.successor_weight
+            present = items.get(newer[0])
+            if present is not None:
+                if value > present.score:
+                    present.score = value
+                    present.via.append(f"replaces:{item.id}")
+                continue
+            extra[newer[0]] = max(extra.get(newer[0], 0.0), value)
+            via[newer[0]].append(f"replaces:{item.id}")
+        if extra:
+            items.update(self._load(extra, via))
+        return bool(extra)
 
     def _channels(
         self, question: str, plan: QueryPlan, opts: RecallOptions
@@ -407,6 +439,7 @@ class Recaller:
         cfg = opts.config
         wanted = set(plan.entities)
         # The typed values of the candidates, read once for both uses below.
+        replacing = frozenset(newer for newer, _ in superseded.values())
         stated = list(_stated_slots(items.values()))
         overtaken = _overtaken(stated)
         stale_now = (
@@ -450,7 +483,9 @@ class Recaller:
                 if row.get("superseded"):
                     score *= cfg.superseded_penalty
             if plan.time is not None:
-                score *= _time_factor(item, superseded, plan.time.start, plan.time.end, opts)
+                score *= _time_factor(
+                    item, superseded, plan.time.start, plan.time.end, opts, replacing
+                )
             elif day is None and _before(opts.now, self.latest_day()):
                 # Asked from a time before the newest log: the evergreen files were written
                 # after it, so they may already state what was not yet true then.
@@ -701,6 +736,7 @@ def _time_factor(
     start: date,
     end: date,
     opts: RecallOptions,
+    replacing: frozenset[str] = frozenset(),
 ) -> float:
     """How an item stands to the time the question names (``start``..``end``).
 
@@ -720,7 +756,9 @@ def _time_factor(
             return 1 + cfg.time_boost
         return cfg.undated_past_penalty if past else 1.0
     first = valid_from or day
-    if item.table == "Fact" and row.get("kind") == "world":
+    if (item.table == "Fact" and row.get("kind") == "world") or item.id in replacing:
+        # A state, valid until it is itself replaced (a free-text sentence that ended a
+        # fact states the new value from its day on).
         last = valid_to
         newer = superseded.get(item.id)
         if newer is not None and newer[1] is not None and newer[1] < start:

@@ -66,6 +66,9 @@ class RecallConfig:
     neighbor_hops: int = 2
     neighbor_hop_decay: float = 0.6
     evidence_weight: float = 0.5
+    #: What replaced one of the `expand_top` best candidates (its SUPERSEDES successor)
+    #: joins them at this share of its score.
+    successor_weight: float = 0.6
     #: After ranking: the same-day sentence a top bullet restates (its EVIDENCE) gets at
     #: least this share of the bullet's final score (see Recaller._carry_evidence).
     evidence_carry: float = 0.7

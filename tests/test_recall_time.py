@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import WriteFiles, settings_for
 
+from graphmem.api import run_cypher
 from graphmem.config import Settings
 from graphmem.index import index_workspace
 from graphmem.recall import Recaller, RecallOptions
@@ -95,3 +96,41 @@ def test_a_later_line_giving_another_value_than_the_one_valid_then_is_stale() ->
     ]
     stale = _contradicted_then(list(_stated_slots(items)), date(2026, 2, 1), date(2026, 2, 28))
     assert stale == {"apr", "page"}
+
+
+def test_what_replaced_a_top_line_comes_with_it(make_workspace: WriteFiles) -> None:
+    """A free-text sentence that ended a fact (SUPERSEDES, Passage -> Fact) joins the
+    candidates with the fact, marked replaces:, and counts as a state from its day on:
+    for a question about March it is inside, though it was written in February."""
+    s = settings_for(
+        make_workspace(
+            {
+                "bank/entities/Joana.md": "# Joana\nKind: person\n",
+                "bank/entities/Corvid.md": "# Corvid\nKind: org\n",
+                "memory/2026-01-05.md": """
+                    # 2026-01-05
+
+                    ## Retain
+                    - W @Corvid: Joana is a senior backend engineer on the ingest team at Corvid.
+                    """,
+                "memory/2026-02-16.md": """
+                    # 2026-02-16
+
+                    Karim made it official this afternoon: from today Joana is the tech lead of Sluice.
+                    """,
+            }
+        )
+    )
+    index_workspace(s)
+    edges = run_cypher(
+        s, "MATCH (n:Passage)-[:SUPERSEDES]->(o:Fact) RETURN n.line_start, o.line_start", {}
+    ).rows
+    assert [tuple(e) for e in edges] == [(3, 4)]
+    with Recaller(s) as r:
+        got = r.recall(
+            "What was Joana's job at Corvid in March 2026?",
+            RecallOptions(k=5, now=date(2026, 6, 12)),
+        )
+    sources = [p.source for p in got.packets]
+    assert sources[0] == "memory/2026-02-16.md#L3"
+    assert any(v.startswith("replaces:") for v in got.packets[0].via)
