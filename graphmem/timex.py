@@ -207,8 +207,9 @@ def _grammar(languages: tuple[str, ...]) -> _Grammar:
     prefix, suffix = _merged(W.PREFIX_MODS, latin), _merged(W.SUFFIX_MODS, latin)
     roles, periods = _merged(W.PRE_ROLES, latin), _merged(W.PERIODS, latin)
     # French and Spanish drop the article as often as not: "semaine dernière", "mes pasado".
-    periods |= {k.split(" ", 1)[1] if " " in k else k[2:]: v for k, v in periods.items()
-                if k.startswith(("la ", "le ", "l'", "el "))}  # fmt: skip
+    # "l'année dernière" drops "l'", not "l'année": "dernière" alone is no date.
+    periods |= {k[2:] if k.startswith("l'") else k.split(" ", 1)[1]: v
+                for k, v in periods.items() if k.startswith(("la ", "le ", "l'", "el "))}  # fmt: skip
     latin_rel = _merged(W.REL_DAYS, latin)
     zh_rel = _merged(W.REL_DAYS, ["zh"]) if "zh" in languages else {}
     num = rf"(?:{_alt(list(numbers))}|\d{{1,3}})"

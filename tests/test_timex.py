@@ -457,3 +457,28 @@ def test_question_without_a_window(question: str) -> None:
 def test_weekends_are_saturday_and_sunday(text: str, start: date) -> None:
     span = only(text)
     assert (span.start, span.end, span.text) == (start, start + timedelta(days=1), text)
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("L'an dernier nous étions à Lyon.", D(2024, 1, 1)),
+        ("On verra l'année prochaine.", D(2026, 1, 1)),
+        ("On verra année prochaine.", D(2026, 1, 1)),  # the article dropped
+    ],
+)
+def test_french_years_drop_only_the_article(text: str, start: date) -> None:
+    assert only(text).start == start
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Le dernier sprint était dur.",  # "dernier" alone was read as "l'an dernier"
+        "La dernière version est sortie.",
+        "Prochaine étape : la migration.",
+        "C'était la fois passée.",
+    ],
+)
+def test_french_last_and_next_alone_are_no_year(text: str) -> None:
+    assert extract_times(text, DAY) == []
