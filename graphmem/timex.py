@@ -18,6 +18,7 @@ A date only ever comes from a matched expression: "may", "we march on", "port 80
 | Tuesday in a clause that looks forward     | the first Tuesday strictly after reference   |
 | next Tuesday / this Tuesday                | the first one after it / the one of its week |
 | Nov 27, 27 novembre, 19. März (no year)    | the latest ≤ LOOKAHEAD_DAYS after reference  |
+| ... in a clause that looks forward         | the first on or after reference              |
 | in March, em março, im März, 3月 (no year)  | the latest March not after reference         |
 | ... in a clause that looks forward         | the first one not before reference           |
 | last / next March                          | the March before / after reference's month   |
@@ -206,8 +207,9 @@ def _grammar(languages: tuple[str, ...]) -> _Grammar:
     prefix, suffix = _merged(W.PREFIX_MODS, latin), _merged(W.SUFFIX_MODS, latin)
     roles, periods = _merged(W.PRE_ROLES, latin), _merged(W.PERIODS, latin)
     # French and Spanish drop the article as often as not: "semaine dernière", "mes pasado".
-    periods |= {k.split(" ", 1)[1] if " " in k else k[2:]: v for k, v in periods.items()
-                if k.startswith(("la ", "le ", "l'", "el "))}  # fmt: skip
+    # "l'année dernière" drops "l'", not "l'année": "dernière" alone is no date.
+    periods |= {k[2:] if k.startswith("l'") else k.split(" ", 1)[1]: v
+                for k, v in periods.items() if k.startswith(("la ", "le ", "l'", "el "))}  # fmt: skip
     latin_rel = _merged(W.REL_DAYS, latin)
     zh_rel = _merged(W.REL_DAYS, ["zh"]) if "zh" in languages else {}
     num = rf"(?:{_alt(list(numbers))}|\d{{1,3}})"
@@ -347,14 +349,19 @@ def _zh_int(text: str) -> int:
 
 
 def _resolve_day(ymd: YMD, ref: date | None, lean: int = 0) -> date | None:
-    """A day; without a year, the latest occurrence at most LOOKAHEAD_DAYS after `ref`, or
-    the first on or after `ref` when the clause looks forward (`lean` 1)."""
+    """A day; without a year, the nearest occurrence on or after `ref` when the clause looks
+    forward (`lean` 1), otherwise the latest at most LOOKAHEAD_DAYS after `ref`."""
     y, m, d = ymd
     if y is not None:
         return _real(y, m, d)
     if ref is None:
         return None
-    horizon = ref + timedelta(days=LOOKAHEAD_DAYS if lean <= 0 else 366)
+    if lean > 0:  # the nearest on or after `ref` (Feb 29 may be 4 years ahead)
+        ahead = (x for year in range(ref.year, ref.year + 5) if (x := _real(year, m, d)))
+        return next((x for x in ahead if x >= ref), None)
+    # Back or no lean: a past cue (-ed, was, foi...) is as often in "gets installed on 1 June"
+    # or "was moved to 27 January" as in a past event, so soon after `ref` stays ahead.
+    horizon = ref + timedelta(days=LOOKAHEAD_DAYS)
     found = [x for year in range(ref.year + 1, ref.year - 4, -1) if (x := _real(year, m, d))]
     return next((x for x in found if x <= horizon), None)  # Feb 29 may be 4 years back
 

@@ -108,3 +108,58 @@ def test_a_comparison_with_another_time_does_not_redate_todays_line() -> None:
     assert date_block(text, date(2025, 11, 13), "log") == Dating(date(2025, 11, 13), None)
     inside = date_block("This week: the relay broke yesterday.", date(2025, 11, 13), "log")
     assert inside == Dating(date(2025, 11, 12), date(2025, 11, 12))
+
+
+MAR20 = D(2026, 3, 20)
+DEC30, JAN2 = D(2026, 12, 30), D(2027, 1, 2)
+
+
+@pytest.mark.parametrize(
+    ("text", "day", "kind", "expected"),
+    [
+        # A state that starts or ends on a yearless date ahead: the nearest such day, not
+        # the one a year later (was 2027-03-21 for "from 21 March" written on 20 March).
+        ("Next step: Kestrel is read-only from 21 March.", MAR20, "world",
+         Dating(D(2026, 3, 21), None)),  # tomorrow
+        ("Next step: Kestrel is read-only from 20 March.", MAR20, "world",
+         Dating(MAR20, None)),  # today
+        ("Kestrel stays read-only until 21 March, next to the migration.", MAR20, "world",
+         Dating(MAR20, D(2026, 3, 21))),
+        ("Kestrel stays read-only until 20 March, next to the migration.", MAR20, "world",
+         Dating(MAR20, MAR20)),
+        ("Next up: the freeze runs from 2 January.", DEC30, "world",
+         Dating(D(2027, 1, 2), None)),
+        ("Prochaine étape : Kestrel est en lecture seule à partir du 21 mars.", MAR20, "world",
+         Dating(D(2026, 3, 21), None)),  # "Prochaine" alone was "next year", a plan
+        ("Prochaine étape : Kestrel est en lecture seule à partir du 2 janvier.", DEC30, "world",
+         Dating(D(2027, 1, 2), None)),
+        ("Nächster Schritt: ab 21. März ist Kestrel schreibgeschützt.", MAR20, "world",
+         Dating(D(2026, 3, 21), None)),
+        ("Nächster Schritt: ab 2. Januar ist Kestrel schreibgeschützt.", DEC30, "world",
+         Dating(D(2027, 1, 2), None)),
+        ("Próximo paso: Kestrel es de solo lectura a partir del 21 de marzo.", MAR20, "world",
+         Dating(D(2026, 3, 21), None)),
+        ("Próximo paso: Kestrel es de solo lectura a partir del 2 de enero.", DEC30, "world",
+         Dating(D(2027, 1, 2), None)),
+        ("Próxima etapa: Kestrel fica só de leitura a partir de 21 de março.", MAR20, "world",
+         Dating(D(2026, 3, 21), None)),
+        ("Próxima etapa: Kestrel fica só de leitura a partir de 2 de janeiro.", DEC30, "world",
+         Dating(D(2027, 1, 2), None)),
+        # A plan stays an event of its day, whatever it names.
+        ("I'll put Kestrel in read-only mode at 09:00 on 21 March for the migration.", MAR20,
+         "world", Dating(MAR20, MAR20, "plan")),
+        # Past events re-date to the nearest such day on or before the file's.
+        ("We met Jonas on 19 March.", MAR20, "log", Dating(D(2026, 3, 19), D(2026, 3, 19))),
+        ("We met Jonas on 20 March.", MAR20, "log", Dating(MAR20, None)),  # today: no change
+        ("We met Jonas on 30 December.", JAN2, "log", Dating(DEC30, DEC30)),
+        ("Nous avons signé le 19 mars.", MAR20, "log", Dating(D(2026, 3, 19), D(2026, 3, 19))),
+        ("Nous avons signé le 30 décembre.", JAN2, "log", Dating(DEC30, DEC30)),
+        ("Ela assinou em 30 de dezembro.", JAN2, "log", Dating(DEC30, DEC30)),
+        ("Wir haben am 30. Dezember gefeiert.", JAN2, "log", Dating(DEC30, DEC30)),
+        ("Firmaron el 30 de diciembre.", JAN2, "log", Dating(DEC30, DEC30)),
+    ],
+)  # fmt: skip
+def test_yearless_dates_near_the_day_and_the_year_end(
+    text: str, day: date, kind: str, expected: Dating
+) -> None:
+    assert date_block(text, day, kind) == expected

@@ -6,6 +6,7 @@ from datetime import date, datetime, timedelta
 
 import pytest
 
+from graphmem.mood import lean
 from graphmem.timex import TimeSpan, extract_times, parse_window, question_time
 
 DAY = date(2025, 11, 29)  # the log's day: a Saturday
@@ -457,3 +458,112 @@ def test_question_without_a_window(question: str) -> None:
 def test_weekends_are_saturday_and_sunday(text: str, start: date) -> None:
     span = only(text)
     assert (span.start, span.end, span.text) == (start, start + timedelta(days=1), text)
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("L'an dernier nous étions à Lyon.", D(2024, 1, 1)),
+        ("On verra l'année prochaine.", D(2026, 1, 1)),
+        ("On verra année prochaine.", D(2026, 1, 1)),  # the article dropped
+    ],
+)
+def test_french_years_drop_only_the_article(text: str, start: date) -> None:
+    assert only(text).start == start
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Le dernier sprint était dur.",  # "dernier" alone was read as "l'an dernier"
+        "La dernière version est sortie.",
+        "Prochaine étape : la migration.",
+        "C'était la fois passée.",
+    ],
+)
+def test_french_last_and_next_alone_are_no_year(text: str) -> None:
+    assert extract_times(text, DAY) == []
+
+
+MAR20 = D(2026, 3, 20)  # the clawd-dev log where "on 21 March" became 2027-03-21
+DEC30, JAN2 = D(2026, 12, 30), D(2027, 1, 2)
+
+
+@pytest.mark.parametrize(
+    ("text", "day", "expected"),
+    [
+        ("I'll put Kestrel in read-only mode at 09:00 on 21 March for the migration.",
+         MAR20, D(2026, 3, 21)),  # tomorrow
+        ("Coffee with Jonas Richter planned for 17 March.", D(2026, 3, 16), D(2026, 3, 17)),
+        ("We will meet on 20 March.", MAR20, MAR20),  # today
+        ("We will meet on 19 March.", MAR20, D(2027, 3, 19)),  # yesterday's date is a year on
+        ("We will meet on 2 January.", DEC30, D(2027, 1, 2)),
+        ("We will meet on 30 December.", JAN2, D(2027, 12, 30)),
+        ("We will meet on 29 February.", MAR20, D(2028, 2, 29)),
+        ("Nous allons signer le 21 mars.", MAR20, D(2026, 3, 21)),
+        ("Nous allons signer le 20 mars.", MAR20, MAR20),
+        ("Nous allons signer le 2 janvier.", DEC30, D(2027, 1, 2)),
+        ("Vamos assinar em 21 de março.", MAR20, D(2026, 3, 21)),
+        ("Vamos assinar em 20 de março.", MAR20, MAR20),
+        ("Vamos assinar em 2 de janeiro.", DEC30, D(2027, 1, 2)),
+        ("Wir werden am 21. März unterschreiben.", MAR20, D(2026, 3, 21)),
+        ("Wir werden am 20. März unterschreiben.", MAR20, MAR20),
+        ("Wir werden am 2. Januar unterschreiben.", DEC30, D(2027, 1, 2)),
+        ("Vamos a firmar el 21 de marzo.", MAR20, D(2026, 3, 21)),
+        ("Vamos a firmar el 20 de marzo.", MAR20, MAR20),
+        ("Vamos a firmar el 2 de enero.", DEC30, D(2027, 1, 2)),
+        ("我们打算3月21日签约。", MAR20, D(2026, 3, 21)),
+    ],
+)  # fmt: skip
+def test_a_yearless_date_ahead_is_the_nearest_on_or_after_the_day(
+    text: str, day: date, expected: date
+) -> None:
+    assert lean(text) == 1
+    assert only(text, day).start == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "day", "expected"),
+    [
+        ("We met on 19 March.", MAR20, D(2026, 3, 19)),  # yesterday
+        ("We met on 20 March.", MAR20, MAR20),  # today
+        ("We met on 30 December.", JAN2, D(2026, 12, 30)),
+        ("We met on 29 February.", MAR20, D(2024, 2, 29)),
+        ("Nous avons signé le 19 mars.", MAR20, D(2026, 3, 19)),
+        ("Nous avons signé le 30 décembre.", JAN2, D(2026, 12, 30)),
+        ("Ela assinou em 19 de março.", MAR20, D(2026, 3, 19)),
+        ("Ela assinou em 30 de dezembro.", JAN2, D(2026, 12, 30)),
+        ("Wir haben am 19. März gefeiert.", MAR20, D(2026, 3, 19)),
+        ("Wir haben am 30. Dezember gefeiert.", JAN2, D(2026, 12, 30)),
+        ("Firmaron el 19 de marzo.", MAR20, D(2026, 3, 19)),
+        ("Firmaron el 30 de diciembre.", JAN2, D(2026, 12, 30)),
+    ],
+)  # fmt: skip
+def test_a_yearless_date_back_is_the_nearest_on_or_before_the_day(
+    text: str, day: date, expected: date
+) -> None:
+    assert lean(text) == -1
+    assert only(text, day).start == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "day", "expected"),
+    [
+        ("We met on 21 March.", MAR20, D(2026, 3, 21)),
+        # From clawd-dev: past cues ("-ed", "est ...ée") around a date days ahead.
+        ("Internet in Porto (MEO fibre) gets installed on Monday 1 June.", D(2026, 5, 25),
+         D(2026, 6, 1)),
+        ("La revue du design de Sluice est reportée au mardi 27 janvier.", D(2026, 1, 22),
+         D(2026, 1, 27)),
+        ("Mei moved to a flat in Guillotière (sofa move on 14 February).", D(2026, 2, 9),
+         D(2026, 2, 14)),
+    ],
+)  # fmt: skip
+def test_a_past_cue_does_not_send_a_date_days_ahead_a_year_back(
+    text: str, day: date, expected: date
+) -> None:
+    # "Nearest on or before" would date these a year back: a past cue (-ed, was, est +
+    # participle) is as often a report of a coming date as a past event. Within
+    # LOOKAHEAD_DAYS, a date ahead stays ahead.
+    assert lean(text) == -1
+    assert only(text, day).start == expected
