@@ -110,6 +110,7 @@ class Recaller:
         self._gazetteers: dict[bool, Gazetteer] = {}
         self._latest_day: list[date | None] = []
         self._definition_ids: dict[str, tuple[str, frozenset[str]]] | None = None
+        self._entity_table: dict[str, dict[str, Any]] | None = None
 
     def close(self) -> None:
         """Release the database handles."""
@@ -173,6 +174,12 @@ class Recaller:
         plan = understand(question, self.gazetteer(cfg.declared_entities_only), opts.now)
         channels, plan = self._channels(question, plan, opts)
         kept, superseded = self._score(question, channels, plan, opts)
+        if cfg.second_hop and _TWO_PART.search(question):
+            bridge = self._bridge(kept, plan, cfg)
+            if bridge:
+                plan = replace(plan, entities=(*plan.entities, bridge))
+                channels, plan = self._channels(question, plan, opts)
+                kept, superseded = self._score(question, channels, plan, opts)
         picked = self._diversify(kept, opts.k, cfg)
         packets = self._packets(picked, superseded)
         return RecallResult(
@@ -182,6 +189,31 @@ class Recaller:
             kinds=tuple(sorted(plan.kinds)),
             notices=tuple(self.notices),
         )
+
+    def _bridge(self, kept: list[_Item], plan: QueryPlan, cfg: RecallConfig) -> str | None:
+        """The entity the best answers to a two-part question's first part name and the
+        question does not (declared, not a hub): the one its second part asks about."""
+        declared = {s for s, row in self._entity_rows().items() if row["declared"]}
+        total = max(HUB_MIN_ITEMS, len(self.seeds))  # a hub needs a crowd to stand out in
+        counts: dict[str, int] = defaultdict(int)
+        for item in kept[: cfg.bridge_top]:
+            for slug in {slug for slug, _, _ in item.entities}:
+                row = self._entity_rows().get(slug)
+                if (
+                    slug not in plan.entities
+                    and slug in declared
+                    and row is not None
+                    and (row["mentions"] or 0) <= cfg.bridge_hub_share * total
+                ):
+                    counts[slug] += 1
+        if not counts:
+            return None
+        return max(counts.items(), key=lambda kv: (kv[1], kv[0]))[0]
+
+    def _entity_rows(self) -> dict[str, dict[str, Any]]:
+        if self._entity_table is None:
+            self._entity_table = {r["slug"]: r for r in self.graph.run("entity/list").dicts()}
+        return self._entity_table
 
     def _score(
         self,
@@ -636,6 +668,14 @@ class Recaller:
 #: A question's time counts as "the past" (undated current-state lines may be stale) when
 #: it ends this many days before now.
 PAST_GRACE_DAYS = 14
+HUB_MIN_ITEMS = 50
+#: A question in two parts whose second asks about what the first finds ("who reviewed
+#: X, and what is that person's position now?", "whose husband …, and what came of it?").
+_TWO_PART = re.compile(
+    r",? and (what|which|who|whom|where|when|how|why|is|was|does|did|has)\b|"
+    r"\b(that person|this person|whose)\b",
+    re.IGNORECASE,
+)
 #: A page's metadata line ("Aliases: …", "Kind: person"), which defines nothing.
 _KEY_LINE = re.compile(r"[A-Za-z][\w ]{0,30}:\s")
 

@@ -225,3 +225,42 @@ def test_what_moved_a_top_opinion_ranks_after_it(make_workspace: WriteFiles) -> 
     assert got.packets[0].source == "memory/2026-01-09.md#L4"
     evidence = [p for p in got.packets if p.source == "memory/2026-05-18.md#L4"]
     assert evidence and any(v.startswith("supports:") for v in evidence[0].via)
+
+
+def test_a_two_part_question_asks_its_second_part_about_the_first_answer(
+    make_workspace: WriteFiles,
+) -> None:
+    """ "Who reviewed the retry config, and which team had that person been on?": the
+    reviewer (Mei, named by the best answers) becomes a named entity of a second pass, so
+    her team line, which shares no word with the question but "team", gains the boosts of
+    a line naming the question's entity."""
+    files = {
+        "bank/entities/Mei.md": "# Mei\nKind: person\n",
+        "bank/entities/Sluice.md": "# Sluice\nKind: project\n",
+        "memory/2026-01-16.md": """
+            # 2026-01-16
+
+            Mei has been on the payments team for three years.
+            The coffee machine on the third floor broke again.
+            Lunch was a new ramen place near the office, with a long queue at the team table.
+            """,
+        "memory/2026-02-26.md": """
+            # 2026-02-26
+
+            ## Retain
+            - W @Sluice: @Mei reviewed the Sluice retry config PR.
+            """,
+    }
+    s = settings_for(make_workspace(files))
+    index_workspace(s)
+    question = "Who reviewed the Sluice retry config, and which team had that person been on?"
+    with Recaller(s) as r:
+        got = r.recall(question, RecallOptions(k=3, now=date(2026, 6, 1)))
+        one = r.recall(
+            question,
+            RecallOptions(k=3, now=date(2026, 6, 1), config=RecallConfig(second_hop=False)),
+        )
+    assert "mei" in got.entities and "mei" not in one.entities
+    team = {p.source: p.score for p in got.packets}["memory/2026-01-16.md#L3"]
+    before = {p.source: p.score for p in one.packets}["memory/2026-01-16.md#L3"]
+    assert team > 1.5 * before  # Mei's line now counts as about the question's entity
