@@ -56,7 +56,7 @@ _FUNCTION_WORDS = {
     "pl": "i w na nie się z do że jest to jak po ale był",
     "sv": "och att det är som en på med för inte jag har var till",
     "da": "og at det er som en på med for ikke jeg har var til",
-    "ro": "și în este că nu cu pe la un o pentru mai am fost",
+    "ro": "și în este că nu cu pe la un o pentru mai fost",  # not "am": German "am Montag"
 }
 #: Function words are counted in a file's first LANGUAGE_CHARS characters: a page's
 #: language shows long before that, and counting all of a 1 MB file took a second.

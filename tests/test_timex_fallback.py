@@ -24,6 +24,9 @@ needs_dateparser = pytest.mark.skipif(not HAS_DATEPARSER, reason="dateparser not
         (["Yesterday she was at the office and we fixed the build."], [], "en"),
         (["Ayer fueron en bici y comieron con Pau, que es muy simpático."], [], "es"),
         (["ok"], [], None),  # too little to tell
+        # German "am" ("am Montag") is also Romanian "am" ("I have"): it is not counted.
+        (["Am Montag war ich am See und am Abend am Strand mit den Kindern."], [], "de"),
+        (["Ieri am fost la mare cu prietenii și a fost frumos, nu am lucrat."], [], "ro"),
     ],
 )
 def test_file_language(texts: list[str], headings: list[str], expected: str | None) -> None:
