@@ -15,6 +15,13 @@ traps are guarded, as DEPENDENCIES.md lists them:
 - dates are preferred from the past (logs record history), relative to the file's day;
 - ranges are not joined (dateparser reads neither end of "3–9 aprile" as a range).
 
+dateparser costs about a millisecond per clause it reads, dated or not, so it only reads
+text around a candidate: a word holding a digit or a word of the language's date
+vocabulary (its month and weekday names, time units and relative words, from dateparser's
+own locale data, :func:`date_words`), with WINDOW_WORDS words either side (and any run of
+dateparser's connectors such as "e", "alle", "fa" after those). Text without a candidate
+costs one regex pass.
+
 Without dateparser installed, :func:`fallback_times` returns nothing and
 :func:`fallback_notice` says so once; ISO dates still come from the grammar.
 """
@@ -49,7 +56,7 @@ _FUNCTION_WORDS = {
     "pl": "i w na nie się z do że jest to jak po ale był",
     "sv": "och att det är som en på med för inte jag har var till",
     "da": "og at det er som en på med for ikke jeg har var til",
-    "ro": "și în este că nu cu pe la un o pentru mai am fost",
+    "ro": "și în este că nu cu pe la un o pentru mai fost",  # not "am": German "am Montag"
 }
 #: Function words are counted in a file's first LANGUAGE_CHARS characters: a page's
 #: language shows long before that, and counting all of a 1 MB file took a second.
@@ -61,6 +68,23 @@ for _lang, _words in _FUNCTION_WORDS.items():
 _TOKEN = re.compile(r"[^\W\d_]+")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _BARE_DURATION = re.compile(r"\d{1,3}\s+[^\W\d_]+")
+_WORD = re.compile(r"\S+")
+_DIGIT = re.compile(r"\d")
+_REGEX_ESCAPE = re.compile(r"\\.")
+#: Words of context kept either side of a candidate word: a date phrase is short ("lunedì
+#: 3 marzo 2025 alle 15:30" is six words), and dateparser's chunks end at a word it does
+#: not know.
+WINDOW_WORDS = 6
+#: At most this many connector words ("e", "alle", "di") extend a window past its context.
+_MAX_CONNECTORS = 8
+#: Locale entries whose words can carry a date by themselves (with or without a number).
+_DATE_KEYS = (
+    *(calendar.month_name[m].casefold() for m in range(1, 13)),
+    *(calendar.day_name[d].casefold() for d in range(7)),
+    "year", "month", "week", "day", "hour", "minute", "second",
+)  # fmt: skip
+#: Locale entries whose words only join a date's parts ("fa", "in", "alle", "di").
+_CONNECTOR_KEYS = ("ago", "in", "skip", "pertain", "am", "pm")
 _SETTINGS: dict[str, Any] = {"PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": False}
 _NOTICE = "dateparser not installed: dates in {lang} logs come only from ISO dates"
 
@@ -125,31 +149,115 @@ def _parse(text: str, language: str, base: date, prefer_day: str = "") -> dateti
     return found[0][1] if found else None
 
 
+def _words_of(phrase: str) -> list[str]:
+    """The casefolded words of a locale phrase (a regex's escapes are not words)."""
+    return _TOKEN.findall(_REGEX_ESCAPE.sub(" ", phrase).casefold())
+
+
+@lru_cache(maxsize=64)
+def date_words(language: str) -> tuple[frozenset[str], frozenset[str], re.Pattern[str]] | None:
+    """(date words, connector words) of `language` from dateparser's locale data.
+
+    Date words: month and weekday names and their abbreviations, time units, and of each
+    relative phrase ("ieri", "settimana scorsa", "altro ieri") and simplification ("un'ora")
+    one word: one already in the set if it has one ("settimana", "ieri", "ora"), else its
+    longest. A date dateparser finds holds a digit or one of these. Connectors join a
+    date's parts ("fa", "alle", "e"). The pattern finds a digit or a date word in casefolded
+    text. None without dateparser or for a language it does not know.
+    """
+    try:
+        from dateparser.languages.loader import default_loader
+
+        info = default_loader.get_locale(language).info
+    except Exception:  # ImportError, or an unknown language code (dateparser raises several)
+        return None
+    words: set[str] = set()
+    for key in _DATE_KEYS:
+        for phrase in info.get(key, []):
+            words.update(_words_of(phrase))
+    phrases = [p for ps in info.get("relative-type", {}).values() for p in ps]
+    phrases += [p for entry in info.get("simplifications", []) for p in entry]
+    for phrase in sorted(phrases, key=lambda p: len(_words_of(p))):  # single words first
+        parts = _words_of(phrase)
+        if parts and not words.intersection(parts):
+            words.add(max(parts, key=len))
+    connectors: set[str] = set()
+    for key in _CONNECTOR_KEYS:
+        for phrase in info.get(key, []):
+            connectors.update(_words_of(phrase))
+    alternatives = "|".join(map(re.escape, sorted(words, key=len, reverse=True)))
+    candidate = re.compile(rf"\d|(?<![^\W\d_])(?:{alternatives})(?![^\W\d_])")
+    return frozenset(words), frozenset(connectors - words), candidate
+
+
+def _windows(text: str, language: str) -> list[tuple[int, int]]:
+    """Character ranges of `text` around its candidate words, in order and disjoint: what
+    dateparser has to read to find every date it would find in all of `text`."""
+    vocabulary = date_words(language)
+    if vocabulary is None:
+        return [(0, len(text))]
+    words, connectors, candidate = vocabulary
+    if candidate.search(text.casefold()) is None:
+        return []  # one regex pass: most of a log's clauses hold no date
+    tokens = [(m.start(), m.end(), m.group().casefold()) for m in _WORD.finditer(text)]
+    kinds = []  # 2: a candidate, 1: a connector, 0: any other word
+    for _, _, token in tokens:
+        parts = _TOKEN.findall(token)
+        if _DIGIT.search(token) or any(p in words for p in parts):
+            kinds.append(2)
+        else:
+            kinds.append(1 if parts and all(p in connectors for p in parts) else 0)
+    ranges: list[tuple[int, int]] = []
+    last = len(tokens) - 1
+    for i, kind in enumerate(kinds):
+        if kind != 2:
+            continue
+        lo, hi = max(0, i - WINDOW_WORDS), min(last, i + WINDOW_WORDS)
+        if ranges and lo <= ranges[-1][1] + 1:
+            ranges[-1] = (ranges[-1][0], hi)  # overlaps or touches the previous window
+            continue
+        ranges.append((lo, hi))
+    spans = []
+    for lo, hi in ranges:
+        stop = max(0, lo - _MAX_CONNECTORS)
+        while lo > stop and kinds[lo - 1] == 1:
+            lo -= 1
+        stop = min(last, hi + _MAX_CONNECTORS)
+        while hi < stop and kinds[hi + 1] == 1:
+            hi += 1
+        spans.append((tokens[lo][0], tokens[hi][1]))
+    return spans
+
+
 def fallback_times(text: str, day: date | None, language: str) -> list[TimeSpan]:
     """Time expressions dateparser finds in `text` (in `language`), relative to `day`.
 
     Empty without a day, without dateparser, or for a language dateparser does not know.
+    dateparser reads only the windows of `text` around candidate words (:func:`_windows`).
     """
     search = _search()
     if search is None or day is None or not text.strip():
         return []
     base = datetime(day.year, day.month, day.day)
-    try:
-        found = (
-            search(text, languages=[language], settings={**_SETTINGS, "RELATIVE_BASE": base}) or []
-        )
-    except (ValueError, KeyError, RuntimeError):  # an unknown language code, or its bugs
-        return []
+    settings = {**_SETTINGS, "RELATIVE_BASE": base}
     spans: list[TimeSpan] = []
-    cursor = 0
-    for surface, when in found:
-        at = text.find(surface, cursor)
-        if at < 0:
-            continue
-        cursor = at + len(surface)
-        span = _guarded(surface, when, day, language)
-        if span is not None:
-            spans.append(TimeSpan(span[0], span[1], surface, at, cursor, span[2]))
+    for start, stop in _windows(text, language):
+        window = text[start:stop]
+        try:
+            found = search(window, languages=[language], settings=settings) or []
+        except (ValueError, KeyError, RuntimeError):  # an unknown language code, or its bugs
+            return []
+        cursor = 0
+        for surface, when in found:
+            at = window.find(surface, cursor)
+            if at < 0:
+                continue
+            cursor = at + len(surface)
+            span = _guarded(surface, when, day, language)
+            if span is not None:
+                spans.append(
+                    TimeSpan(span[0], span[1], surface, start + at, start + cursor, span[2])
+                )
     return spans
 
 

@@ -12,6 +12,7 @@ not make the test flaky, and it is CPU time of the worker thread, not wall time.
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from graphmem import timex_fallback
 from graphmem.cache import FileCache
 from graphmem.extract import Extractor
 from graphmem.mood import clauses, lean
@@ -147,3 +149,50 @@ def test_every_zh_word_starts_with_a_gated_character() -> None:
     assert all(word[0] in _ZH_LEADS for word in timewords.REL_DAYS["zh"])
     spans = extract_times("上周二, 下个月, 3天前, 过去7天, 十二月份, 昨天, 2025年3月4日", DAY)
     assert len(spans) == 7
+
+
+def _italian_dates(n: int = MB, seed: int = 16) -> str:
+    """`n` characters of short Italian log lines, each with one or two date phrases."""
+    rnd = random.Random(seed)
+    when = [
+        "ieri", "oggi", "domani", "la settimana scorsa", "il mese prossimo", "lunedì",
+        "venerdì scorso", "il {d} marzo", "il {d} aprile 2025", "3 giorni fa", "alle {h}:30",
+        "a maggio", "l'altro ieri", "sabato {d} giugno",
+    ]  # fmt: skip
+    what = ["sono andato", "siamo andati", "abbiamo lavorato", "ho parlato con Marco"]
+    where = ["al mare", "a Roma", "in ufficio", "dal medico", "sul progetto"]
+    lines, size = [], 0
+    while size < n:
+        first, second = (
+            rnd.choice(when).format(d=rnd.randint(1, 28), h=rnd.randint(8, 20)) for _ in "12"
+        )
+        more = f" e {second}" if rnd.random() < 0.5 else ""
+        line = f"- {first} {rnd.choice(what)} {rnd.choice(where)}{more}.\n"
+        lines.append(line)
+        size += len(line)
+    return "".join(lines)[:n]
+
+
+ITALIAN_PROSE = "- siamo andati al mare con gli amici e anche lei era contenta della passeggiata.\n"
+
+
+@pytest.mark.skipif(timex_fallback._search() is None, reason="dateparser not installed")
+def test_an_italian_log_without_dates_does_not_ask_dateparser(tmp_path: Path) -> None:
+    # The fallback (graphmem.timex_fallback) consulted dateparser on every block, at about a
+    # millisecond each: 1 MB of Italian short lines took ~20 s. Without a digit or a date
+    # word, a block now costs one regex pass.
+    within_budget(_date_file, tmp_path, fill(ITALIAN_PROSE))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(timex_fallback._search() is None, reason="dateparser not installed")
+def test_an_italian_log_dense_with_dates_is_dated(tmp_path: Path) -> None:
+    # A date in every short line is volume, not a pattern: dateparser costs ~2.6 ms a block
+    # (1 MB, ~15,500 blocks: ~41 s of CPU under load, see the note), so 128 KB of it, and
+    # only the minute holds.
+    within_budget(_date_file, tmp_path, _italian_dates(MB // 8), budget=None)
+
+
+@pytest.mark.skipif(timex_fallback._search() is None, reason="dateparser not installed")
+def test_one_italian_block_dense_with_dates_is_dated(tmp_path: Path) -> None:
+    within_budget(_date_file, tmp_path, _italian_dates().replace("\n", " "))

@@ -24,6 +24,9 @@ needs_dateparser = pytest.mark.skipif(not HAS_DATEPARSER, reason="dateparser not
         (["Yesterday she was at the office and we fixed the build."], [], "en"),
         (["Ayer fueron en bici y comieron con Pau, que es muy simpático."], [], "es"),
         (["ok"], [], None),  # too little to tell
+        # German "am" ("am Montag") is also Romanian "am" ("I have"): it is not counted.
+        (["Am Montag war ich am See und am Abend am Strand mit den Kindern."], [], "de"),
+        (["Ieri am fost la mare cu prietenii și a fost frumos, nu am lucrat."], [], "ro"),
     ],
 )
 def test_file_language(texts: list[str], headings: list[str], expected: str | None) -> None:
@@ -79,3 +82,38 @@ def test_without_dateparser_it_degrades_with_a_notice(monkeypatch: pytest.Monkey
 @needs_dateparser
 def test_with_dateparser_there_is_no_notice() -> None:
     assert fallback_notice("it") is None
+
+
+@needs_dateparser
+def test_dateparser_reads_only_windows_around_date_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    read: list[str] = []
+    search = timex_fallback._search()
+
+    def spy(text: str, **kwargs: object) -> object:
+        read.append(text)
+        return search(text, **kwargs)
+
+    monkeypatch.setattr(timex_fallback, "_search", lambda: spy)
+    prose = "Siamo andati al mare con gli amici e anche lei era contenta della passeggiata. "
+    assert fallback_times(prose * 20, DAY, "it") == []
+    assert read == []  # no digit, no date word: dateparser is not asked
+    text = prose * 5 + "Poi ieri sera siamo tornati. " + prose * 5
+    spans = fallback_times(text, DAY, "it")
+    assert [(s.text, s.start) for s in spans] == [("ieri", date(2026, 3, 17))]
+    assert text[spans[0].char_start : spans[0].char_end] == "ieri"
+    # The window around "ieri" (six words either side), then the guards' reads of "ieri".
+    assert (
+        read[0]
+        == "lei era contenta della passeggiata. Poi ieri sera siamo tornati. Siamo andati al"
+    )
+    assert read[1:] == ["ieri"] * (len(read) - 1)
+
+
+@needs_dateparser
+def test_date_words_come_from_dateparsers_locale() -> None:
+    vocabulary = timex_fallback.date_words("it")
+    assert vocabulary is not None
+    words, connectors, _ = vocabulary
+    assert {"ieri", "oggi", "domani", "marzo", "mar", "lunedì", "lun", "settimana"} <= words
+    assert {"fa", "alle"} <= connectors
+    assert timex_fallback.date_words("xx-unknown") is None
