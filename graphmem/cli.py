@@ -14,6 +14,7 @@ import functools
 import io
 import json
 import shutil
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from datetime import date, datetime
@@ -811,6 +812,10 @@ def watch(
     def deleted(paths: list[str]) -> None:
         emit("deleted", f"{stamp()} deleted: {', '.join(paths)}", paths=paths)
 
+    def stop_on_term(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt  # a service manager's stop: finish like Ctrl-C
+
+    previous = signal.signal(signal.SIGTERM, stop_on_term)
     with memory(workspace) as mem:
         try:
             mem.watch(
@@ -822,6 +827,8 @@ def watch(
             )
         except KeyboardInterrupt:
             emit("stopped", "stopped")
+        finally:
+            signal.signal(signal.SIGTERM, previous)
 
 
 @app.command()

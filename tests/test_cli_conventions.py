@@ -275,7 +275,7 @@ def test_watch_prints_each_warning_once_and_reports_deleted_files(
         _wait_for(events, proc, lambda e: e["event"] == "deleted")
         _wait_for(events, proc, lambda e: e["event"] == "indexed" and e["removed"] == 1)
     finally:
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(signal.SIGTERM)  # SIGINT may be ignored in a background job
         proc.communicate(timeout=HANG)
     deleted = [e for e in events if e["event"] == "deleted"]
     assert deleted == [{"event": "deleted", "paths": ["memory/2025-11-03.md"]}]

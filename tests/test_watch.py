@@ -83,11 +83,41 @@ def test_ctrl_c_stops_the_command_cleanly(make_workspace: WriteFiles) -> None:
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        # A shell's background job ignores SIGINT, and Python keeps that: give the child
+        # the default so that Ctrl-C is what is tested.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert proc.stdout is not None
     line = proc.stdout.readline()  # the first index is done when it reports
     assert "indexed" in line or "up to date" in line
     proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=HANG)
+    assert proc.returncode == 0, err
+    assert "stopped" in out and "Traceback" not in err
+
+
+def test_sigterm_stops_the_command_cleanly(make_workspace: WriteFiles) -> None:
+    """A service manager stops `watch` with SIGTERM: it ends as on Ctrl-C, with "stopped"
+    and exit 0, also when started as a background job (which ignores SIGINT)."""
+    root = make_workspace({"memory/2025-11-01.md": "Hello @Peter.\n"})
+    env = {
+        **os.environ,
+        "GRAPHMEM_NER_MODEL": "none",
+        "GRAPHMEM_EMBED_MODEL": "none",
+        "GRAPHMEM_BUFFER_POOL_MB": "64",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "graphmem", "--workspace", str(root), "watch", "--interval", "0.1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    assert "indexed" in line or "up to date" in line
+    proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=HANG)
     assert proc.returncode == 0, err
     assert "stopped" in out and "Traceback" not in err
