@@ -457,6 +457,10 @@ class _Names:
         other = sorted((s for s in surfaces if len(s) >= 2 and not s.isascii()), key=len, reverse=True)  # fmt: skip
         self.surfaces = dict(surfaces)
         self._tokens: dict[str, frozenset[str]] = {}
+        #: text -> the slugs it names: the same sentence is looked up once per opinion it
+        #: may bear on, and the alternation of every surface costs ~len(text) x surfaces
+        self._found: dict[str, tuple[str, ...]] = {}
+        self._said: dict[str, re.Pattern[str]] = {}
         pattern = []
         if latin:
             pattern.append(r"(?<![a-z0-9])(?:" + "|".join(map(re.escape, latin)) + r")(?![a-z0-9])")
@@ -468,8 +472,19 @@ class _Names:
         """Slugs named in `text`, in order of first appearance."""
         if self.rx is None:
             return []
-        low = folded(text)
-        return list(dict.fromkeys(self.surfaces[m.group()] for m in self.rx.finditer(low)))
+        found = self._found.get(text)
+        if found is None:
+            low = folded(text)
+            found = tuple(dict.fromkeys(self.surfaces[m.group()] for m in self.rx.finditer(low)))
+            self._found[text] = found
+        return list(found)
+
+    def said(self, slug: str) -> re.Pattern[str]:
+        """The pattern of a name of `slug` (or a pronoun) followed by said / told (`_said`)."""
+        rx = self._said.get(slug)
+        if rx is None:
+            rx = self._said[slug] = _said([re.escape(s) for s in self.by_slug.get(slug, ())])
+        return rx
 
     def tokens(self, slugs: Iterable[str]) -> frozenset[str]:
         """The topic tokens of these entities' names (left out of topic overlap)."""
@@ -613,9 +628,24 @@ def evaluate(
             for e in shared:
                 for t in tokens:
                     index[(e, t)].append(i)
+    # The stance rules (graphmem.verdicts.judge) judge an item about an entity the opinion
+    # names only if they share a topic word, or, for a prediction, if it says something came
+    # on time or late: index the items by (entity, topic word) once, so that an opinion
+    # visits only the pairs that can relate.
+    topical: dict[tuple[str, str], list[int]] = defaultdict(list)  # (entity, word) -> items
+    timely: dict[str, list[int]] = defaultdict(list)  # entity -> items: on time, or late
+    for e in sorted(aimed | {""} if rules else aimed):
+        for i in near.get(e, ()):
+            r = read(items[i].text)
+            for t in r.tokens:
+                topical[(e, t)].append(i)
+            if r.on_time or r.late:
+                timely[e].append(i)
     ended = _ended([ev for ev in items if ev.id not in sentences], supersessions) if ops else {}
     by_id = {ev.id: i for i, ev in enumerate(items)}
-    ctx = _Context(position, items, index, near, ended, by_id, similarity, names, sentences)
+    ctx = _Context(
+        position, items, index, near, topical, timely, ended, by_id, similarity, names, sentences
+    )
 
     links: list[Link] = []
     states: dict[str, OpinionState] = {}
@@ -642,6 +672,8 @@ class _Context(NamedTuple):
     items: list[EvidenceIn]
     words: Mapping[tuple[str, str], list[int]]
     near: Mapping[str, list[int]]
+    topical: Mapping[tuple[str, str], list[int]]
+    timely: Mapping[str, list[int]]
     ended: Mapping[str, tuple[str, str]]
     by_id: Mapping[str, int]
     similarity: Callable[[str, str], float] | None
@@ -679,9 +711,13 @@ def _links(op: OpinionIn, ctx: _Context) -> list[Link]:
     name_tokens = ctx.names.tokens(targets)
     framed = frame(op.statement, op.day, name_tokens)
     old = {i for e in set(op.entities) for t in mine.tokens for i in ctx.words.get((e, t), ())}
-    new = {i for e in targets for i in ctx.near.get(e, ())}
-    if framed.kind == "permission":
-        new.update(ctx.near.get("", ()))
+    # the items about an entity it names (a rule naming no one too, for a permission) that
+    # share a topic word with it: judge() returns None on any other (a prediction also
+    # hears of its holder coming on time or late)
+    reach = [*targets, ""] if framed.kind == "permission" else list(targets)
+    new = {i for e in reach for t in framed.topic for i in ctx.topical.get((e, t), ())}
+    if framed.kind == "prediction":
+        new.update(i for e in reach for i in ctx.timely.get(e, ()))
     out: dict[str, Link] = {}
     basis: list[str] = []
     about = set(op.entities)
@@ -782,8 +818,7 @@ def _rules(
     if unit is None:  # a bullet whose first @mention is the holder, reporting speech
         own = own or (ev.kind != "opinion" and r.reported and first == holder and bool(holder))
     elif holder and not own:  # "Théo said", "she told me" right after Théo was named
-        who = [re.escape(s) for s in ctx.names.by_slug.get(holder, ())]
-        if holder in about and _said(who).search(folded(ev.text)):
+        if holder in about and ctx.names.said(holder).search(folded(ev.text)):
             own = holder in unit.named or bool(_said([]).search(folded(ev.text)))
     if ev.kind == "opinion" and holder in ev.entities[:1]:
         own = own or ev.stated is not None
