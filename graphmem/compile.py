@@ -25,7 +25,7 @@ from graphmem.mood import mood
 from graphmem.names import fold, normalize_text, slugify
 from graphmem.ontology import node_columns, rel_columns
 from graphmem.opinions import EvidenceIn, Link, OpinionIn, OpinionState, evaluate
-from graphmem.stopwords import ENGLISH
+from graphmem.stopwords import content_words
 from graphmem.supersede import KINDS as SUPERSEDE_KINDS
 from graphmem.supersede import LOG as SUPERSEDE_LOG
 from graphmem.supersede import FactIn, Supersession, find_supersessions
@@ -494,26 +494,6 @@ def fact_evidence(
             out.append((passage, "same-day"))
             linked.add(passage)
     return out
-
-
-_CONTENT_WORD = re.compile(r"[^\W_]+")
-
-
-def content_words(text: str) -> frozenset[str]:
-    """The words of `text` that carry content, folded and crudely stemmed ("moved" and
-    "moves", "moving" -> "mov"): what a bullet and the sentence it restates have in common."""
-    out = set()
-    for word in _CONTENT_WORD.findall(fold(text)):
-        if word in ENGLISH or (len(word) < 3 and not word.isdigit()):
-            continue
-        for suffix in ("ing", "ed", "es", "s"):
-            if len(word) >= len(suffix) + 3 and word.endswith(suffix):
-                word = word[: -len(suffix)]
-                break
-        if len(word) > 3 and word.endswith("e"):
-            word = word[:-1]
-        out.add(word)
-    return frozenset(out)
 
 
 def cited_files(ref: FactRef) -> list[str]:

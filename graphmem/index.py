@@ -65,6 +65,7 @@ COMPILE_VERSION = code_version(
     "verdicts",
     "crosslingual",
     "models/crosslingual.tsv",
+    "stopwords",
     "entities",
     "load",
     "seedstage",

@@ -28,7 +28,6 @@ from typing import Any
 
 import numpy as np
 
-from graphmem.compile import content_words
 from graphmem.config import Settings
 from graphmem.crosslingual import english_query
 from graphmem.db import Graph
@@ -42,6 +41,7 @@ from graphmem.projection import Projection
 from graphmem.recall_config import RecallConfig
 from graphmem.seeds import SeedIndex
 from graphmem.slots import SETTING, VERSION, slots, temporary
+from graphmem.stopwords import content_words
 from graphmem.store import Generation, Store
 from graphmem.understand import QueryPlan, understand
 from graphmem.vectorfill import coverage_notice
@@ -548,13 +548,15 @@ class Recaller:
         opts: RecallOptions,
         via: dict[str, list[str]],
     ) -> list[_Item]:
-        """The day's sentence a top-ranked bullet distils ranks just below the bullet.
+        """The day's sentence a top-ranked bullet distils ranks just below the bullet,
+        and what moved a top-ranked opinion comes with it.
 
         A Retain bullet restates a line of the same day's text (its EVIDENCE, see
         compile.fact_evidence), which often names neither the bullet's entity nor the
         question's words ("The office is on Rua de Ceuta" under "@MareLabs: Maré's office
         is on Rua de Ceuta"): it gets `evidence_carry` of the bullet's final score when
-        that is more than its own.
+        that is more than its own. The evidence in an opinion's history gets
+        `opinion_evidence_carry` of the opinion's.
         """
         cfg = opts.config
         if cfg.evidence_carry <= 0 and cfg.opinion_evidence_carry <= 0:
@@ -668,6 +670,9 @@ class Recaller:
 #: A question's time counts as "the past" (undated current-state lines may be stale) when
 #: it ends this many days before now.
 PAST_GRACE_DAYS = 14
+#: An entity is a hub (bridges nothing) when more than `bridge_hub_share` of the items
+#: name it, counted as if the workspace had at least this many items: in a tiny one,
+#: every entity is named by a large share.
 HUB_MIN_ITEMS = 50
 #: A question in two parts whose second asks about what the first finds ("who reviewed
 #: X, and what is that person's position now?", "whose husband …, and what came of it?").

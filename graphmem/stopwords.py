@@ -1,9 +1,14 @@
-"""English stop words, as spaCy 3.8 ships them (MIT licence, Explosion AI).
+"""English stop words, as spaCy 3.8 ships them (MIT licence, Explosion AI), and the
+content words of a text (what is left without them).
 
 Kept here so that matching names against text never imports spaCy: the import alone took
 45% of a cold ``graphmem recall`` (bench/README.md). A test checks the copy against spaCy
 when spaCy is installed.
 """
+
+import re
+
+from graphmem.names import fold
 
 ENGLISH: frozenset[str] = frozenset(
     {
@@ -335,3 +340,23 @@ ENGLISH: frozenset[str] = frozenset(
         "’ve",
     }
 )
+
+
+_CONTENT_WORD = re.compile(r"[^\W_]+")
+
+
+def content_words(text: str) -> frozenset[str]:
+    """The words of `text` that carry content, folded and crudely stemmed ("moved" and
+    "moves", "moving" -> "mov"): what a bullet and the sentence it restates have in common."""
+    out = set()
+    for word in _CONTENT_WORD.findall(fold(text)):
+        if word in ENGLISH or (len(word) < 3 and not word.isdigit()):
+            continue
+        for suffix in ("ing", "ed", "es", "s"):
+            if len(word) >= len(suffix) + 3 and word.endswith(suffix):
+                word = word[: -len(suffix)]
+                break
+        if len(word) > 3 and word.endswith("e"):
+            word = word[:-1]
+        out.add(word)
+    return frozenset(out)
