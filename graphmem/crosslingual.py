@@ -31,6 +31,9 @@ from graphmem.stopwords import ENGLISH
 #: The lexicon file: ``english | fr | pt | de | es | zh`` per line.
 LEXICON = Path(__file__).resolve().parent / "models" / "crosslingual.tsv"
 LANGUAGES = ("fr", "pt", "de", "es", "zh")
+#: document_gloss reads this much of a block; German compounds are split up to this length.
+GLOSS_CHARS = 4000
+MAX_COMPOUND = 40
 
 # Han (CJK unified ideographs, extension A, compatibility) and kana: scripts written without
 # spaces. Hangul is written with spaces and is left to unicode61.
@@ -278,7 +281,7 @@ def _lookup(word: str, table: dict[str, tuple[str, ...]], lang: str) -> tuple[st
     for candidate in candidates:
         if candidate in table:
             return table[candidate]
-    if lang == "de" and len(word) >= 7:
+    if lang == "de" and 7 <= len(word) <= MAX_COMPOUND:
         for cut in range(3, len(word) - 2):
             head, tail = word[:cut], word[cut:]
             for h in (head, head[:-1] if head.endswith("s") else head):
@@ -349,10 +352,14 @@ def _document_language(text: str) -> str | None:
 def document_gloss(text: str) -> str:
     """`text` with the English words of the lexicon when it is written in fr/pt/de/es/zh:
     what FTS5 and an English embedding model index for a line, so that an English question
-    finds a note written in another language. English text is returned unchanged."""
-    if _document_language(text) is None:
+    finds a note written in another language. English text is returned unchanged. Only the
+    first GLOSS_CHARS characters are read (a note's line is far shorter; a 1 MB block must
+    not cost more than a long paragraph)."""
+    head = text[:GLOSS_CHARS]
+    if _document_language(head) is None:
         return text
-    return english_gloss(text)
+    words = translate(head).words
+    return f"{text} ({' '.join(words)})" if words else text
 
 
 def english_query(question: str) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from graphmem.crosslingual import segment_cjk
+from graphmem.crosslingual import document_gloss, segment_cjk
 from graphmem.entities import Gazetteer, KnownEntity, explicit_mentions, find_mentions
 from graphmem.merge import add_aliases
 from graphmem.parser import heading, parse
@@ -110,3 +110,12 @@ def test_a_clause_of_negations() -> None:
 
 def test_a_megabyte_of_chinese_for_the_seed_index() -> None:
     assert finishes(segment_cjk, "年月日" * (MB // 3)).count("年") == MB // 3
+
+
+def test_document_gloss_of_a_1_mb_german_word() -> None:
+    """German compounds were split at every position of a word (quadratic in its length);
+    a gloss reads a block's first GLOSS_CHARS characters and splits words up to 40."""
+    text = "der die das " + "a" * MB
+    assert finishes(document_gloss, text) == text
+    glossed = finishes(document_gloss, "der die das Datenbankserver " * (MB // 28))
+    assert glossed.endswith("(database server box machine)")
