@@ -120,9 +120,15 @@ def _line(
     )
 
 
-def entity_card(graph: Graph, name: str, recent: int = 8, related: int = 8) -> EntityCard:
+def entity_card(
+    graph: Graph, name: str, recent: int = 8, related: int = 8, now: date | None = None
+) -> EntityCard:
     """Aliases, current facts, superseded history, opinions with confidence and evidence,
-    recent events and related entities of one entity."""
+    recent events and related entities of one entity.
+
+    With `now`, current facts are only what holds then (graphmem.aspect): a state, not a
+    trip, a one-off happening or a plan, begun by `now` and not ended before it; the rest
+    is in the entity's timeline. Without it, every fact nothing superseded is listed."""
     ent = resolve_entity(graph, name)
     slug = ent["slug"]
     superseded = {r["id"]: r for r in graph.run("about/superseded", slug=slug).dicts()}
@@ -131,7 +137,10 @@ def entity_card(graph: Graph, name: str, recent: int = 8, related: int = 8) -> E
     current = [
         _line(*fact_rows[f["id"]])
         for f in facts
-        if f["id"] not in superseded and f["kind"] != "experience" and f["id"] in fact_rows
+        if f["id"] not in superseded
+        and f["kind"] != "experience"
+        and f["id"] in fact_rows
+        and (now is None or holds_at(fact_rows[f["id"]][1], now))
     ]
     newer_rows = _rows_by_id(graph, sorted({r["newer_id"] for r in superseded.values()}))
 
@@ -190,6 +199,24 @@ def entity_card(graph: Graph, name: str, recent: int = 8, related: int = 8) -> E
             for r in graph.run("about/related", slug=slug, limit=related).dicts()
         ),
     )
+
+
+def holds_at(row: dict[str, Any], now: date) -> bool:
+    """Does this fact state something true at `now`? A state (not an event, a trip or a
+    plan: graphmem.aspect) whose validity has begun by `now` and not ended before it;
+    observations dated to a day are what happened then."""
+    from graphmem.aspect import aspect, start_day
+
+    text, day = str(row.get("text") or ""), row.get("day")
+    start, end = row.get("valid_from"), row.get("valid_to")
+    if (start is not None and start > now) or (end is not None and end < now):
+        return False
+    if start is not None and start == end:
+        return False  # one day: an event
+    if row.get("kind") == "observation" and day is not None:
+        return False
+    begins = start_day(text, day)
+    return aspect(text, day) == "state" and (begins is None or begins <= now)
 
 
 def timeline(

@@ -365,12 +365,14 @@ class Memory:
                 notices=tuple(dict.fromkeys(notices)),
             )
 
-    def about(self, name: str) -> EntityCard:
-        """Everything known about one entity: aliases, current facts, what changed,
-        opinions, recent events, related entities. Unknown names raise
+    def about(self, name: str, *, now: Day = None) -> EntityCard:
+        """Everything known about one entity: aliases, current facts (what holds at `now`,
+        default today: states, not trips, events or plans), what changed, opinions, recent
+        events, related entities. Unknown names raise
         :class:`~graphmem.about.UnknownEntityError` with close matches."""
+        when = self._now(now)
         with self._lock:
-            return entity_card(self._reader().graph, name)
+            return entity_card(self._reader().graph, name, now=when)
 
     def timeline(
         self, name: str, since: Day = None, until: Day = None, *, now: Day = None

@@ -273,3 +273,15 @@ def test_the_query_model_survives_a_new_generation(sample: Path) -> None:
         hits = m.recall_result("tandem bicycle")
         assert hits.packets and not hits.notices
         assert m._recaller is not None and m._recaller._embedder is model
+
+
+def test_about_lists_as_current_only_what_holds_now(shared: Memory) -> None:
+    """The sample's Peter: where he lives and works are current on 2025-12-15; the
+    Marrakech trip (Nov 27–Dec 1), the flight to it and next year's plans are not."""
+    current = [line.text for line in shared.about("Peter", now="2025-12-15").current]
+    assert any("Lives in Porto" in t for t in current)
+    assert any("Staff engineer at Northwind" in t for t in current)
+    for gone in ("Currently in Marrakech", "flies Porto", "plans for next year"):
+        assert not any(gone in t for t in current), gone
+    during = [line.text for line in shared.about("Peter", now="2025-11-28").current]
+    assert any("Currently in Marrakech" in t for t in during)
