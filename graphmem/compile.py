@@ -251,8 +251,9 @@ def compile_workspace(
         data.seed_text.update(fr.seed_text)
     facts = [ref for fr in per_file for ref in fr.facts]
     passages = {fr.path: fr.passages for fr in per_file}
+    day_words = DayWords(passages, data.seed_text)
     for ref in facts:
-        for passage, how in fact_evidence(ref, passages, data.seed_text):
+        for passage, how in fact_evidence(ref, passages, day_words):
             data.add_rel("EVIDENCE", (ref.table, ref.block.id), ("Passage", passage), how=how)
     texts = [ref for fr in per_file for ref in fr.texts]
     cross = cross_links(facts, known, aliases, texts=texts)
@@ -457,15 +458,16 @@ def finish_row(row: dict[str, object], table: str, cross: CrossLinks) -> dict[st
 def fact_evidence(
     ref: FactRef,
     passages: Mapping[str, list[tuple[str, frozenset[str]]]],
-    texts: Mapping[str, str] | None = None,
+    words: DayWords | None = None,
 ) -> list[tuple[str, str]]:
     """A bullet's EVIDENCE links as (passage id, how): passages of files it cites, then
     the same-day passages that say what it distils.
 
-    With `texts` (passage id -> seed text), the same-day passages are the ones sharing
-    the most words with the bullet (at least two, or one and an entity): a bullet is most
-    often the day's sentence that states it, restated. Without texts, or when no passage
-    shares enough words, passages sharing one of its entities count, in reading order.
+    With `words` (the passages' content words, :class:`DayWords`), the same-day passages
+    are the ones sharing the most words with the bullet (at least two, or one and an
+    entity): a bullet is most often the day's sentence that states it, restated. Without
+    words, or when no passage shares enough words, passages sharing one of its entities
+    count, in reading order.
     """
     out: list[tuple[str, str]] = []
     linked: set[str] = set()
@@ -478,14 +480,17 @@ def fact_evidence(
         return out
     day = passages.get(ref.path, [])
     same_day: list[str] = []
-    if texts is not None:
-        words = content_words(ref.block.text)
+    if words is not None:
+        postings = words.of(ref.path)
+        shared: Counter[int] = Counter()
+        for word in content_words(ref.block.text):
+            shared.update(postings.get(word, ()))
         scored = []
-        for order, (passage, p_slugs) in enumerate(day):
-            shared = len(words & content_words(texts.get(passage, "")))
+        for order, count in shared.items():
+            passage, p_slugs = day[order]
             entity = bool(ref.slugs & p_slugs)
-            if shared >= 2 or (shared and entity):
-                scored.append((-(shared + entity), order, passage))
+            if count >= 2 or entity:
+                scored.append((-(count + entity), order, passage))
         same_day = [p for _, _, p in sorted(scored)]
     if not same_day and ref.slugs:
         same_day = [p for p, p_slugs in day if ref.slugs & p_slugs]
@@ -494,6 +499,34 @@ def fact_evidence(
             out.append((passage, "same-day"))
             linked.add(passage)
     return out
+
+
+#: A word in more of a day's passages than this tells no passage apart (a hostile file of
+#: 20,000 lines sharing one word must not cost 20,000 x 20,000 comparisons).
+MAX_WORD_PASSAGES = 50
+
+
+class DayWords:
+    """Per daily file, content word -> the positions of its passages holding it, built on
+    first use and once per compile run; words in too many passages are left out."""
+
+    def __init__(
+        self, passages: Mapping[str, list[tuple[str, frozenset[str]]]], texts: Mapping[str, str]
+    ) -> None:
+        self._passages = passages
+        self._texts = texts
+        self._by_path: dict[str, dict[str, tuple[int, ...]]] = {}
+
+    def of(self, path: str) -> dict[str, tuple[int, ...]]:
+        found = self._by_path.get(path)
+        if found is None:
+            postings: dict[str, list[int]] = defaultdict(list)
+            for order, (passage, _) in enumerate(self._passages.get(path, [])):
+                for word in content_words(self._texts.get(passage, "")):
+                    postings[word].append(order)
+            found = {w: tuple(o) for w, o in postings.items() if len(o) <= MAX_WORD_PASSAGES}
+            self._by_path[path] = found
+        return found
 
 
 def cited_files(ref: FactRef) -> list[str]:

@@ -42,6 +42,7 @@ from graphmem.blocks import Notice, ParsedFile
 from graphmem.compile import (
     NODE_COLUMNS,
     CrossLinks,
+    DayWords,
     EntityInfo,
     FactRef,
     FileRows,
@@ -585,9 +586,10 @@ def _evidence(
     present = set(order)
     unchanged = {c for c in cited if c not in rows and c in state.files and c in present}
     passages.update(_passages_of(previous.seeds, sorted(unchanged)))
+    day_words = DayWords(passages, data.seed_text)
     for fr in rows.values():
         for ref in fr.facts:
-            for passage, how in fact_evidence(ref, passages, data.seed_text):
+            for passage, how in fact_evidence(ref, passages, day_words):
                 data.add_rel("EVIDENCE", (ref.table, ref.block.id), ("Passage", passage), how=how)
     edited = {p: fr.passages for p, fr in rows.items()}
     for p in order:

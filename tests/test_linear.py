@@ -119,3 +119,34 @@ def test_document_gloss_of_a_1_mb_german_word() -> None:
     assert finishes(document_gloss, text) == text
     glossed = finishes(document_gloss, "der die das Datenbankserver " * (MB // 28))
     assert glossed.endswith("(database server box machine)")
+
+
+def test_same_day_evidence_of_20_000_bullets_and_lines_sharing_a_word() -> None:
+    """A bullet's same-day evidence looks words up per file, once: a day of 20,000 lines
+    and 20,000 bullets that all share one word no longer compares every pair."""
+    from graphmem.blocks import Block
+    from graphmem.compile import DayWords, FactRef, fact_evidence
+
+    n = 20_000
+    passages = {"memory/2026-01-01.md": [(f"p{i}", frozenset()) for i in range(n)]}
+    texts = {f"p{i}": f"kestrel crawl {i} batch{i}" for i in range(n)}
+    words = DayWords(passages, texts)
+
+    def run() -> int:
+        linked = 0
+        for i in range(n):
+            block = Block(
+                id=f"f{i}",
+                kind="world",
+                text=f"kestrel crawl {i} batch{i}",
+                line_start=i,
+                line_end=i,
+                origin="retain",
+            )
+            ref = FactRef(
+                "memory/2026-01-01.md", "daily", date(2026, 1, 1), block, frozenset(), None, None
+            )
+            linked += len(fact_evidence(ref, passages, words))
+        return linked
+
+    assert finishes(run) == n  # each bullet finds its own line, by its two own words
