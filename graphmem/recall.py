@@ -134,7 +134,7 @@ class Recaller:
         """The names recall recognises in a question: the declared entities (bank pages,
         @mentions, chat speakers), or also the names NER promoted."""
         if declared_only not in self._gazetteers:
-            rows = self.graph.run("entity/list").dicts()
+            rows = self._entity_rows().values()
             self._gazetteers[declared_only] = entity_gazetteer(
                 [r for r in rows if r["declared"] or not declared_only]
             )
@@ -193,16 +193,16 @@ class Recaller:
     def _bridge(self, kept: list[_Item], plan: QueryPlan, cfg: RecallConfig) -> str | None:
         """The entity the best answers to a two-part question's first part name and the
         question does not (declared, not a hub): the one its second part asks about."""
-        declared = {s for s, row in self._entity_rows().items() if row["declared"]}
+        rows = self._entity_rows()
         total = max(HUB_MIN_ITEMS, len(self.seeds))  # a hub needs a crowd to stand out in
         counts: dict[str, int] = defaultdict(int)
         for item in kept[: cfg.bridge_top]:
             for slug in {slug for slug, _, _ in item.entities}:
-                row = self._entity_rows().get(slug)
+                row = rows.get(slug)
                 if (
                     slug not in plan.entities
-                    and slug in declared
                     and row is not None
+                    and row["declared"]
                     and (row["mentions"] or 0) <= cfg.bridge_hub_share * total
                 ):
                     counts[slug] += 1
