@@ -587,10 +587,13 @@ NameArg = Annotated[
 
 @app.command()
 @guarded
-def about(name: NameArg, json_out: JsonOpt = False, workspace: WorkspaceOpt = None) -> None:
-    """Entity card: aliases, current facts, superseded history, opinions, recent events, related."""
+def about(
+    name: NameArg, now: NowOpt = None, json_out: JsonOpt = False, workspace: WorkspaceOpt = None
+) -> None:
+    """Entity card: aliases, current facts (what holds at --now, default today), superseded
+    history, opinions, recent events, related."""
     with memory(workspace) as mem:
-        card = mem.about(name)
+        card = mem.about(name, now=now)
     if json_out:
         typer.echo(json.dumps(card.to_dict(), ensure_ascii=False, indent=2))
         return

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from graphmem.about import holds_at
 from graphmem.config import Settings
 from graphmem.crosslingual import english_query
 from graphmem.db import Graph
@@ -43,7 +44,7 @@ from graphmem.seeds import SeedIndex
 from graphmem.slots import SETTING, VERSION, slots, temporary
 from graphmem.stopwords import content_words
 from graphmem.store import Generation, Store
-from graphmem.understand import QueryPlan, understand
+from graphmem.understand import PRESENT_CUES, QueryPlan, understand
 from graphmem.vectorfill import coverage_notice
 from graphmem.windows import WindowIndex
 
@@ -174,11 +175,17 @@ class Recaller:
         plan = understand(question, self.gazetteer(cfg.declared_entities_only), opts.now)
         channels, plan = self._channels(question, plan, opts)
         kept, superseded = self._score(question, channels, plan, opts)
-        if cfg.second_hop and _TWO_PART.search(question):
+        split = _TWO_PART.search(question) if cfg.second_hop else None
+        if split is not None:
             bridge = self._bridge(kept, plan, cfg)
             if bridge:
                 plan = replace(plan, entities=(*plan.entities, bridge))
-                channels, plan = self._channels(question, plan, opts)
+                if plan.time is not None and plan.time.char_end <= split.start():
+                    plan = replace(plan, time=None)  # the first part's time, not the second's
+                asks_now = PRESENT_CUES.search(question, split.start()) is not None
+                channels, plan = self._channels(
+                    question, plan, opts, current=(bridge,) if asks_now else ()
+                )
                 kept, superseded = self._score(question, channels, plan, opts)
         picked = self._diversify(kept, opts.k, cfg)
         packets = self._packets(picked, superseded)
@@ -275,7 +282,7 @@ class Recaller:
         return bool(extra)
 
     def _channels(
-        self, question: str, plan: QueryPlan, opts: RecallOptions
+        self, question: str, plan: QueryPlan, opts: RecallOptions, current: tuple[str, ...] = ()
     ) -> tuple[dict[str, list[tuple[str, float]]], QueryPlan]:
         cfg = opts.config
         kinds = set(opts.kinds) if opts.kinds else None
@@ -317,7 +324,20 @@ class Recaller:
                 for item_id, _, _ in rows:
                     about.setdefault(item_id, 1.0)
             channels["subject"] = list(about.items())
+        if current and cfg.weights.get("current", 0) > 0:
+            channels["current"] = [(i, 1.0) for i in self._current(current, opts.now, cfg)]
         return channels, plan
+
+    def _current(self, slugs: Iterable[str], now: date, cfg: RecallConfig) -> list[str]:
+        """What holds at `now` about each entity (states begun and not ended, as on its
+        `about` card; graphmem.about.holds_at), newest first, `current_k` per entity:
+        "what is that person's position now?" asks for these, whatever their words."""
+        found: list[str] = []
+        for slug in dict.fromkeys(slugs):
+            rows = self.graph.run("entity/facts", slug=slug).dicts()
+            held = [r["id"] for r in rows if r["kind"] != "experience" and holds_at(r, now)]
+            found.extend(i for i in held[: cfg.current_k] if i not in found)
+        return found
 
     def _described(
         self, channels: dict[str, list[tuple[str, float]]], plan: QueryPlan, cfg: RecallConfig

@@ -27,6 +27,7 @@ class RecallConfig:
             "entity": 0.1,
             "window": 0.5,
             "subject": 0.1,
+            "current": 1.0,
         }
     )
     #: Recognise in a question only the entities a person declared (bank pages, @mentions,
@@ -37,6 +38,11 @@ class RecallConfig:
     #: named by at most `bridge_hub_share` of all items) joins the question's entities
     #: for a second pass.
     second_hop: bool = True
+    #: Current-state channel: the facts that hold now about the bridge entity of a
+    #: two-part question whose second part asks about the present ("what is that person's
+    #: position now?"), `current_k` per entity at weight `weights["current"]`. (Given to
+    #: the entities of every question asking about the present, it cost multilingual.)
+    current_k: int = 10
     bridge_top: int = 5
     bridge_hub_share: float = 0.2
     #: An entity whose bank-page definition line is among this many best lexical or vector

@@ -25,7 +25,7 @@ _EXPERIENCE_CUES = re.compile(
     re.IGNORECASE,
 )
 #: The question asks about the present: what superseded or overtaken lines said is stale.
-_PRESENT_CUES = re.compile(
+PRESENT_CUES = re.compile(
     r"\b(now|currently|current|right now|these days|still|today|anymore|any more|"
     r"maintenant|actuel\w*|aujourd['’]hui|agora|atual\w*|actualmente|ahora|jetzt|aktuell|"
     r"derzeit|heute)\b|现在|目前|如今",
@@ -99,5 +99,5 @@ def understand(question: str, gazetteer: Gazetteer, now: date) -> QueryPlan:
         kinds=frozenset(kinds),
         topic=topic(timeless, mentions),
         words=timeless,
-        present=_PRESENT_CUES.search(question) is not None,
+        present=PRESENT_CUES.search(question) is not None,
     )

@@ -264,3 +264,44 @@ def test_a_two_part_question_asks_its_second_part_about_the_first_answer(
     team = {p.source: p.score for p in got.packets}["memory/2026-01-16.md#L3"]
     before = {p.source: p.score for p in one.packets}["memory/2026-01-16.md#L3"]
     assert team > 1.5 * before  # Mei's line now counts as about the question's entity
+
+
+def test_a_second_part_asking_about_now_gets_what_holds_now_about_the_first_answer(
+    make_workspace: WriteFiles,
+) -> None:
+    """ "Who reviewed the retry config in February, and what is that person's position
+    now?": the second part asks about the reviewer's present, so what holds now about her
+    (her promotion, in words the question does not use) joins the answers, and the
+    February of the first part does not date the second."""
+    filler = "\n".join(f"The build queue was slow again on run {n}." for n in range(12))
+    files = {
+        "bank/entities/Mei.md": "# Mei\nKind: person\n",
+        "bank/entities/Sluice.md": "# Sluice\nKind: project\n",
+        "memory/2026-02-26.md": f"""
+            # 2026-02-26
+
+            {filler}
+
+            ## Retain
+            - W @Sluice: @Mei reviewed the Sluice retry config PR.
+            """,
+        "memory/2026-04-28.md": """
+            # 2026-04-28
+
+            ## Retain
+            - W @Mei: Promoted to senior engineer; she leads Sluice from 27 April.
+            - W @Mei: Flew back from Chengdu on 20 April.
+            """,
+    }
+    s = settings_for(make_workspace(files))
+    index_workspace(s)
+    now = date(2026, 6, 1)
+    with Recaller(s) as r:
+        asked = "Who reviewed the Sluice retry config in February, and what is that person's position now?"
+        got = r.recall(asked, RecallOptions(k=3, now=now))
+        plain = r.recall(asked.replace(" now?", "?"), RecallOptions(k=3, now=now))
+    promoted = "memory/2026-04-28.md#L4"
+    top = [p.source for p in got.packets]
+    assert promoted in top and "memory/2026-04-28.md#L5" not in top  # a trip holds no more
+    assert any(v == "current#1" for v in got.packets[top.index(promoted)].via)
+    assert all("current#1" not in p.via for p in plain.packets)  # without "now": no channel

@@ -212,6 +212,12 @@ def test_cli_recall_about_and_timeline_json(settings: Settings) -> None:
     lives = [f for f in card["superseded_facts"] if "Lisbon" in f["text"]]
     assert lives and "superseded" in lives[0]["note"]
     assert any(o["confidence"] is not None for o in card["opinions"])
+    out = runner.invoke(app, [*ws, "about", "Pete", "--json", "--now", "2025-12-15"], env=env)
+    current = json.loads(out.stdout)["current_facts"]
+    out = runner.invoke(app, [*ws, "about", "Pete", "--json", "--now", "2024-01-01"], env=env)
+    then = json.loads(out.stdout)["current_facts"]
+    assert current and len(then) < len(current)  # what began after 2024 did not hold then
+    assert all((f["when"] or "")[:10] <= "2024-01-01" for f in then)
     out = runner.invoke(app, [*ws, "timeline", "atlas", "--since", "2025-10-01", "--json"], env=env)
     events = json.loads(out.stdout)["events"]
     assert events and all(e["when"] >= "2025-10-01" for e in events if e["when"])
