@@ -27,10 +27,10 @@ def child(model: str, root: Path, queries: int) -> dict[str, object]:
     import tempfile
     from dataclasses import replace
 
-    from graphmem import seedstage
     from graphmem.config import resolve_settings
-    from graphmem.embed import embed_queries, load_embedder
-    from graphmem.index import index_workspace
+    from graphmem.index import seedstage
+    from graphmem.index.build import index_workspace
+    from graphmem.search.embed import embed_queries, load_embedder
 
     # The texts an index embeds: index a scratch copy without embeddings and keep what
     # seed_vectors was given (rows, then windows).

@@ -56,7 +56,7 @@ from datetime import date, timedelta
 from functools import partial
 from pathlib import Path
 
-from graphmem.sentences import split_units
+from graphmem.parse.sentences import split_units
 
 SIZES: dict[str, int] = {"1k": 1_000, "10k": 10_000, "100k": 100_000}
 #: Below this the fixed files (memory.md, bank/, entity pages) leave too little for the logs.
@@ -715,7 +715,7 @@ def count_items(text: str, typed: str = "retain") -> tuple[int, int]:
     free: list[str] = []  # the lines of the free-text block being read
 
     def flush() -> int:
-        # Free text is cited sentence by sentence (graphmem.sentences).
+        # Free text is cited sentence by sentence (graphmem.parse.sentences).
         n = len(split_units(free, 1)) if free else 0
         free.clear()
         return n

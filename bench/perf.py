@@ -52,14 +52,14 @@ from pathlib import Path
 from typing import Any
 
 import graphmem
-from graphmem.about import entity_card
 from graphmem.api import open_graph
 from graphmem.config import Settings, resolve_settings
 from graphmem.errors import GraphmemError
-from graphmem.index import index_workspace
-from graphmem.recall import Recaller, RecallOptions
-from graphmem.seeds import SeedIndex
-from graphmem.store import Store
+from graphmem.index.build import index_workspace
+from graphmem.recall.about import entity_card
+from graphmem.recall.engine import Recaller, RecallOptions
+from graphmem.search.seeds import SeedIndex
+from graphmem.store.layout import Store
 
 HERE = Path(__file__).resolve().parent
 #: The checkout (or site-packages) of the graphmem being measured, which PYTHONPATH may pick.

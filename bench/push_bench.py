@@ -41,12 +41,12 @@ from typing import Any
 
 from graphmem.api import open_graph
 from graphmem.config import Settings, resolve_settings
-from graphmem.index import index_workspace
+from graphmem.index.build import index_workspace
 from graphmem.scaleout.connection import Server
 from graphmem.scaleout.push import _origin, push_graph, push_workspace
 from graphmem.scaleout.rows import read_local
 from graphmem.scaleout.server import start_local_server
-from graphmem.store import Store
+from graphmem.store.layout import Store
 
 GRAPH = "bench"
 

@@ -6,49 +6,18 @@ running ``index``: that one is writing a new generation beside it.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphmem.blocks import Notice
 from graphmem.config import Settings
-from graphmem.db import Graph, Rows
-from graphmem.errors import NotIndexedError, QueryError
-from graphmem.index import fingerprint_of
-from graphmem.queries import NamedQuery, get
+from graphmem.index.build import fingerprint_of
+from graphmem.parse.blocks import Notice
+from graphmem.parse.workspace import discover
 from graphmem.readonly import check_read_only
-from graphmem.store import Generation, Store
-from graphmem.workspace import discover
-
-
-@contextlib.contextmanager
-def open_graph(settings: Settings, *, write: bool = False) -> Iterator[Graph]:
-    """The current generation's graph; read-only unless `write`."""
-    store = Store(settings.memory_dir)
-    for attempt in range(3):
-        gen = store.current()
-        if gen is None:
-            raise NotIndexedError(str(settings.workspace))
-        try:
-            graph = Graph(gen.graph, read_only=not write, buffer_pool_mb=settings.buffer_pool_mb)
-            break
-        except QueryError:
-            # An index may have published and collected this generation just now.
-            if attempt == 2 or store.current() == gen:
-                raise
-    try:
-        yield graph
-    finally:
-        graph.close()
-
-
-def current_generation(settings: Settings) -> Generation:
-    """The published generation, or :class:`NotIndexedError`."""
-    gen = Store(settings.memory_dir).current()
-    if gen is None:
-        raise NotIndexedError(str(settings.workspace))
-    return gen
+from graphmem.store.current import open_graph
+from graphmem.store.db import Rows
+from graphmem.store.layout import Store
+from graphmem.store.queries import NamedQuery, get
 
 
 @dataclass(frozen=True)

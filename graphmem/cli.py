@@ -291,8 +291,8 @@ def index(
     ] = False,
 ) -> None:
     """Compile the workspace's Markdown into the graph (incremental; atomic)."""
+    from graphmem.index.progress import ProgressLine
     from graphmem.memory import empty_notice
-    from graphmem.progress import ProgressLine
 
     with memory(workspace) as mem:
         terminal = sys.stderr.isatty() and not json_out and not quiet
@@ -373,7 +373,7 @@ def status(json_out: JsonOpt = False, workspace: WorkspaceOpt = None) -> None:
     counts = ", ".join(f"{v} {k}" for k, v in sorted(st.counts.items()))
     typer.echo(f"graph      {counts}")
     if st.vectors:
-        from graphmem.vectorfill import describe
+        from graphmem.index.vectorfill import describe
 
         typer.echo(f"vectors    {describe(st.vectors)}")
     for notice in st.degraded:
@@ -431,7 +431,7 @@ def _convert(value: str) -> Any:
 
 
 def _query_list(fmt: str) -> str:
-    from graphmem.queries import FOR_PEOPLE, INTERNAL_STAGES, listing, stage_of
+    from graphmem.store.queries import FOR_PEOPLE, INTERNAL_STAGES, listing, stage_of
 
     queries = listing()
     if fmt != "table":
@@ -979,7 +979,7 @@ def push(
     workspace: WorkspaceOpt = None,
 ) -> None:
     """Push the compiled graph into a shared FalkorDB graph (incremental: only what changed)."""
-    from graphmem.progress import ProgressLine
+    from graphmem.index.progress import ProgressLine
     from graphmem.scaleout.push import push_workspace
 
     progress = ProgressLine(sys.stderr) if sys.stderr.isatty() and not json_out else None

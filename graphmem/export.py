@@ -19,11 +19,11 @@ from typing import Any, Literal, get_args
 
 import networkx as nx
 
-from graphmem.db import Graph
 from graphmem.errors import GraphmemError
-from graphmem.load import csv_cell
-from graphmem.ontology import schema_statements
-from graphmem.queries import catalog
+from graphmem.index.load import csv_cell
+from graphmem.store.db import Graph
+from graphmem.store.ontology import schema_statements
+from graphmem.store.queries import catalog
 
 Format = Literal["graphml", "cypher", "csv"]
 FORMATS: tuple[str, ...] = get_args(Format)

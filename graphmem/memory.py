@@ -26,8 +26,6 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from graphmem.about import EntityCard, Line, entity_card
-from graphmem.about import timeline as entity_timeline
 from graphmem.config import ConfigError, Settings, resolve_settings
 from graphmem.errors import (
     ArgumentError,
@@ -37,26 +35,28 @@ from graphmem.errors import (
     QueryError,
     WorkspaceError,
 )
-from graphmem.packets import Packet, RecallResult
-from graphmem.queries import get as get_query
-from graphmem.queries import parameters
-from graphmem.recall import KINDS, Recaller, RecallOptions
-from graphmem.recall_config import RecallConfig
-from graphmem.store import Store
-from graphmem.timex import parse_window
-from graphmem.workspace import discover
+from graphmem.extract.timex import parse_window
+from graphmem.parse.workspace import discover
+from graphmem.recall.about import EntityCard, Line, entity_card
+from graphmem.recall.about import timeline as entity_timeline
+from graphmem.recall.config import RecallConfig
+from graphmem.recall.engine import KINDS, Recaller, RecallOptions
+from graphmem.recall.packets import Packet, RecallResult
+from graphmem.store.layout import Store
+from graphmem.store.queries import get as get_query
+from graphmem.store.queries import parameters
 
 if TYPE_CHECKING:
     # Imported where used: a recall or `about` never needs the indexer (compile, delta,
     # opinions), networkx (export) or the bank writer, and importing them costs a cold
     # CLI call ~0.3 s CPU.
     from graphmem.api import Status
-    from graphmem.db import Rows
     from graphmem.export import ExportReport
-    from graphmem.index import IndexReport, Progress
+    from graphmem.index.build import IndexReport, Progress
     from graphmem.merge import MergeResult
-    from graphmem.reflect import OpinionView, ReflectReport
+    from graphmem.reflect.run import OpinionView, ReflectReport
     from graphmem.retain import RetainResult
+    from graphmem.store.db import Rows
 
 #: Where graphmem looks for notes, for messages about an empty workspace.
 LOOKED_FOR = "memory.md, SOUL.md, memory/*.md, bank/**/*.md"
@@ -193,7 +193,7 @@ class Memory:
         store = Store(self.settings.memory_dir)
         if store.current() is None:
             if self.index_if_missing:
-                from graphmem.index import index_workspace
+                from graphmem.index.build import index_workspace
 
                 report = index_workspace(self.settings)
                 self._notices.append(
@@ -369,7 +369,7 @@ class Memory:
         """Everything known about one entity: aliases, current facts (what holds at `now`,
         default today: states, not trips, events or plans), what changed, opinions, recent
         events, related entities. Unknown names raise
-        :class:`~graphmem.about.UnknownEntityError` with close matches."""
+        :class:`~graphmem.recall.about.UnknownEntityError` with close matches."""
         when = self._now(now)
         with self._lock:
             return entity_card(self._reader().graph, name, now=when)
@@ -386,7 +386,7 @@ class Memory:
     def opinions(self, entity: str | None = None) -> list[OpinionView]:
         """Every opinion (or those about `entity`) with its confidence, evidence for and
         against, and history."""
-        from graphmem.reflect import opinions as list_opinions
+        from graphmem.reflect.run import opinions as list_opinions
 
         with self._lock:
             return list_opinions(self._reader().graph, entity)
@@ -480,7 +480,7 @@ class Memory:
     def index(self, *, force: bool = False, progress: Progress | None = None) -> IndexReport:
         """Bring the index up to date with the Markdown (incremental, atomic); `force`
         rebuilds it from Markdown alone."""
-        from graphmem.index import index_workspace
+        from graphmem.index.build import index_workspace
 
         with self._lock:
             self._check_workspace()
@@ -506,7 +506,7 @@ class Memory:
         """The confidence moves whose evidence is dated in [since, now], and the bank pages
         regenerated from the graph (hand edits kept). By default a dry run: pages' diffs
         are reported and nothing is written; pass ``dry_run=False`` to write them."""
-        from graphmem.reflect import reflect as run_reflect
+        from graphmem.reflect.run import reflect as run_reflect
 
         with self._lock:
             self._check_workspace()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
-from graphmem.packets import Packet
+from graphmem.recall.packets import Packet
 
 #: Narrower terminals still get readable lines.
 MIN_WIDTH = 40

@@ -17,17 +17,17 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from graphmem.blocks import Block
 from graphmem.config import Settings
 from graphmem.errors import BulletError, GraphmemError, IndexLockedError, WorkspaceError
-from graphmem.index import IndexReport, index_workspace
-from graphmem.packets import source_ref
+from graphmem.index.build import IndexReport, index_workspace
+from graphmem.parse.blocks import Block
 
 # The heading and fence patterns are the parser's own, so "where is the Retain section"
 # is answered exactly as the indexer answers it.
-from graphmem.parser import FENCE, RETAIN_HEADINGS, front_matter, heading, parse
-from graphmem.store import write_atomic
-from graphmem.textio import newline_of
+from graphmem.parse.parser import FENCE, RETAIN_HEADINGS, front_matter, heading, parse
+from graphmem.parse.textio import newline_of
+from graphmem.recall.packets import source_ref
+from graphmem.store.layout import write_atomic
 
 #: The bullet form, shown in every error.
 EXPECTED = "W|B|O|O(c=0.8)|S @Entity: text"

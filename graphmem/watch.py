@@ -16,8 +16,8 @@ from pathlib import Path
 
 from graphmem.config import MEMORY_DIR, Settings
 from graphmem.errors import IndexLockedError
-from graphmem.index import IndexReport, index_workspace
-from graphmem.workspace import TOP_DIRS, TOP_FILES
+from graphmem.index.build import IndexReport, index_workspace
+from graphmem.parse.workspace import TOP_DIRS, TOP_FILES
 
 Snapshot = dict[str, tuple[int, int]]
 

@@ -32,7 +32,7 @@ from typing import Any
 
 from graphmem.api import current_generation, run_cypher
 from graphmem.config import Settings
-from graphmem.ontology import node_columns, rel_columns
+from graphmem.store.ontology import node_columns, rel_columns
 
 #: A row: column -> plain value (lists as tuples, nested dicts as sorted tuples).
 Row = dict[str, Any]

@@ -1,4 +1,4 @@
-"""State, event or plan (graphmem.aspect): small hand-written statements per rule. Pure."""
+"""State, event or plan (graphmem.extract.aspect): small hand-written statements per rule. Pure."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from graphmem.aspect import aspect, event_day, first_clause, planned, start_day
+from graphmem.extract.aspect import aspect, event_day, first_clause, planned, start_day
 
 DAY = date(2025, 9, 10)  # a Wednesday
 

@@ -16,7 +16,9 @@ import pytest
 from conftest import FIXTURES, WriteFiles, settings_for
 
 from graphmem.api import open_graph
-from graphmem.bank import (
+from graphmem.config import Settings
+from graphmem.index.build import index_workspace
+from graphmem.reflect.bank import (
     BEGIN_LINE,
     END_LINE,
     PageChange,
@@ -26,9 +28,7 @@ from graphmem.bank import (
     safe_page_path,
     wants_page,
 )
-from graphmem.config import Settings
-from graphmem.db import Graph
-from graphmem.index import index_workspace
+from graphmem.store.db import Graph
 
 LINK = re.compile(
     r"\[((?:memory|bank)/[^\]#]+\.md#L\d+(?:-L\d+)?|memory\.md#L\d+(?:-L\d+)?)\]\(([^)]+)\)"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from graphmem.crosslingual import (
+from graphmem.extract.crosslingual import (
     cjk_bigrams,
     detect_language,
     english_gloss,
@@ -15,7 +15,7 @@ from graphmem.crosslingual import (
     segment_zh,
     translate,
 )
-from graphmem.seeds import SeedIndex, SeedRow, connect, match_expression
+from graphmem.search.seeds import SeedIndex, SeedRow, connect, match_expression
 
 NOTES = [
     SeedRow(

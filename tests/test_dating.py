@@ -1,4 +1,4 @@
-"""graphmem.dating: the time a block is dated by (its validity) and its mood."""
+"""graphmem.extract.dating: the time a block is dated by (its validity) and its mood."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from graphmem.dating import Dating, date_block
+from graphmem.extract.dating import Dating, date_block
 
 D = date
 DEC = D(2025, 12, 10)  # a Wednesday in December

@@ -42,10 +42,10 @@ from conftest import FIXTURES, settings_for
 from snapshot import Row, Snapshot, assert_same, diff, take
 
 from graphmem.api import current_generation, run_cypher
-from graphmem.blocks import Notice
 from graphmem.config import Settings
-from graphmem.index import IndexReport, index_workspace
-from graphmem.ontology import node_columns, rel_columns
+from graphmem.index.build import IndexReport, index_workspace
+from graphmem.parse.blocks import Notice
+from graphmem.store.ontology import node_columns, rel_columns
 
 DELTA, FULL, UNCHANGED = "delta", "full", "unchanged"
 
@@ -766,7 +766,7 @@ def test_a_chat_edit_with_ner_on_indexes_like_a_clean_rebuild(tmp_path: Path) ->
     """Speakers, NER-promoted names and the narrowed name matcher of a delta: a line that
     mentions known names (one NER name seen in one file only) is a delta; the same name in
     a second file promotes it: a new entity, which the delta adds by re-reading the files
-    that name it (graphmem.delta), and still equals a clean rebuild."""
+    that name it (graphmem.index.delta), and still equals a clean rebuild."""
     root = tmp_path / "chat"
     for rel, text in CHAT.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -837,9 +837,9 @@ def test_a_graph_grown_by_deltas_is_rebuilt_in_full(
 ) -> None:
     """Kùzu appends pages on every in-place change; past MAX_GROWTH times the size of the
     last full build the next index compacts it with a full build, then deltas resume."""
-    import graphmem.delta
+    import graphmem.index.delta
 
-    monkeypatch.setattr(graphmem.delta, "MAX_GROWTH", 1.0)  # any growth at all
+    monkeypatch.setattr(graphmem.index.delta, "MAX_GROWTH", 1.0)  # any growth at all
     settings = settings_for(sample)
     index_workspace(settings)
     log = sample / "memory/2025-10-18.md"

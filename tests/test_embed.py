@@ -14,8 +14,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from graphmem import embed
-from graphmem.embed import DEFAULT_MODEL, EmbeddingCache, Vectors, embed_cached, load_embedder
+from graphmem.search import embed
+from graphmem.search.embed import (
+    DEFAULT_MODEL,
+    EmbeddingCache,
+    Vectors,
+    embed_cached,
+    load_embedder,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 BUNDLED = REPO / "graphmem" / "models" / "minilm"
@@ -167,7 +173,7 @@ def test_cache_dir_assembles_once_and_repairs_stale_folders(
 def test_loading_writes_no_onnxruntime_telemetry(real: embed.Embedder, tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "ORT_DISABLE_TELEMETRY"}
     env.update(HOME=str(tmp_path), PYTHONPATH=str(REPO))
-    code = "from graphmem.embed import load_embedder; e, n = load_embedder(); assert e, n"
+    code = "from graphmem.search.embed import load_embedder; e, n = load_embedder(); assert e, n"
     subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=120)
     assert not (tmp_path / ".cache" / "Microsoft").exists()
 

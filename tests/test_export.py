@@ -11,9 +11,8 @@ import pytest
 from conftest import WriteFiles, settings_for
 
 from graphmem.api import open_graph
-from graphmem.compile import NODE_COLUMNS, REL_COLUMNS
+from graphmem.compile.rows import NODE_COLUMNS, REL_COLUMNS
 from graphmem.config import Settings
-from graphmem.db import Graph
 from graphmem.export import (
     GRAPHML_FILE,
     KUZU_SCRIPT,
@@ -22,8 +21,9 @@ from graphmem.export import (
     export_graph,
     schema_tables,
 )
-from graphmem.index import index_workspace
-from graphmem.queries import catalog, strip_comments
+from graphmem.index.build import index_workspace
+from graphmem.store.db import Graph
+from graphmem.store.queries import catalog, strip_comments
 
 #: Text that CSV and Cypher quoting must survive: commas, quotes, backslashes, newlines.
 HOSTILE: dict[str, str | bytes] = {

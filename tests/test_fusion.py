@@ -7,11 +7,11 @@ from datetime import date
 import numpy as np
 import pytest
 
-from graphmem.entities import Gazetteer, KnownEntity
-from graphmem.fusion import jaccard_matrix, mmr, recency_factor, rrf, score_fusion
-from graphmem.packets import Packet, source_ref, timestamp, within_budget
-from graphmem.recall_config import PRESETS, RecallConfig, preset
-from graphmem.understand import topic, understand
+from graphmem.extract.entities import Gazetteer, KnownEntity
+from graphmem.recall.config import PRESETS, RecallConfig, preset
+from graphmem.recall.fusion import jaccard_matrix, mmr, recency_factor, rrf, score_fusion
+from graphmem.recall.packets import Packet, source_ref, timestamp, within_budget
+from graphmem.recall.understand import topic, understand
 
 
 def test_rrf_sums_weighted_reciprocal_ranks() -> None:

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from graphmem.api import run_cypher
-from graphmem.index import index_workspace
+from graphmem.index.build import index_workspace
 
 SOURCES = sorted(
     (p.relative_to(FIXTURES / top).as_posix(), p.read_bytes())

@@ -12,8 +12,8 @@ from types import ModuleType
 
 import pytest
 
-from graphmem.names import slugify
-from graphmem.parser import parse
+from graphmem.parse.names import slugify
+from graphmem.parse.parser import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATOR = ROOT / "bench" / "gen_workspace.py"

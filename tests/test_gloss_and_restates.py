@@ -10,11 +10,11 @@ import pytest
 from conftest import WriteFiles, settings_for
 
 from graphmem.api import run_cypher
-from graphmem.crosslingual import document_gloss, english_query
-from graphmem.index import index_workspace
-from graphmem.recall import Recaller, RecallOptions
-from graphmem.recall_config import RecallConfig
-from graphmem.stopwords import content_words
+from graphmem.extract.crosslingual import document_gloss, english_query
+from graphmem.extract.stopwords import content_words
+from graphmem.index.build import index_workspace
+from graphmem.recall.config import RecallConfig
+from graphmem.recall.engine import Recaller, RecallOptions
 
 
 @pytest.mark.parametrize(

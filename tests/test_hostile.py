@@ -32,11 +32,11 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from graphmem.api import run_cypher, status
-from graphmem.blocks import ParsedFile
 from graphmem.config import Settings
-from graphmem.index import index_workspace
-from graphmem.parser import mention_names, parse
-from graphmem.recall import RecallOptions, recall
+from graphmem.index.build import index_workspace
+from graphmem.parse.blocks import ParsedFile
+from graphmem.parse.parser import mention_names, parse
+from graphmem.recall.engine import RecallOptions, recall
 
 # ----------------------------------------------------------------------------- the oracle
 

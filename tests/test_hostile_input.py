@@ -12,10 +12,10 @@ import pytest
 from conftest import WriteFiles, settings_for
 
 from graphmem.api import run_cypher
-from graphmem.entities import Gazetteer, KnownEntity
 from graphmem.errors import BulletError
-from graphmem.index import index_workspace
-from graphmem.names import MAX_NAME_CHARS
+from graphmem.extract.entities import Gazetteer, KnownEntity
+from graphmem.index.build import index_workspace
+from graphmem.parse.names import MAX_NAME_CHARS
 from graphmem.retain import retain
 
 DAY = "2025-11-27"
@@ -285,7 +285,7 @@ def test_text_that_broke_the_csv_bulk_load_lands_byte_for_byte(make_workspace: W
 
 
 def test_aliases_with_list_syntax_load() -> None:
-    from graphmem.load import list_item
+    from graphmem.index.load import list_item
 
     assert [list_item(a) for a in ["{x}", "'a", '"b', "c,d", "[e]", " f "]] == [
         "(x)",
@@ -300,10 +300,10 @@ def test_aliases_with_list_syntax_load() -> None:
 def test_a_row_the_database_refuses_is_left_out_with_its_file_and_line(
     make_workspace: WriteFiles, tmp_path: Path
 ) -> None:
-    from graphmem.compile import compile_graph
-    from graphmem.db import Graph
-    from graphmem.load import load_graph
-    from graphmem.parser import parse
+    from graphmem.compile.rows import compile_graph
+    from graphmem.index.load import load_graph
+    from graphmem.parse.parser import parse
+    from graphmem.store.db import Graph
 
     root = make_workspace(BASE)
     files = [parse(rel, (root / rel).read_text(encoding="utf-8")) for rel in sorted(BASE)]
@@ -346,7 +346,7 @@ def test_copy_reads_back_what_the_csv_module_wrote(tmp_path: Path, text: str) ->
     turned two backslashes into one (and could refuse the whole file)."""
     import csv
 
-    from graphmem.db import Graph
+    from graphmem.store.db import Graph
 
     path = tmp_path / "t.csv"
     with path.open("w", newline="", encoding="utf-8") as fh:

@@ -9,8 +9,8 @@ from conftest import WriteFiles, settings_for
 
 from graphmem.api import open_graph, status
 from graphmem.errors import IndexLockedError, NotIndexedError, WorkspaceError
-from graphmem.index import index_workspace
-from graphmem.store import Store
+from graphmem.index.build import index_workspace
+from graphmem.store.layout import Store
 
 FILES: dict[str, str | bytes] = {
     "memory.md": "- W @Peter: Lives in Lisbon\n",

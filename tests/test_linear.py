@@ -15,16 +15,16 @@ from typing import Any
 
 import pytest
 
-from graphmem.crosslingual import document_gloss, segment_cjk
-from graphmem.entities import Gazetteer, KnownEntity, explicit_mentions, find_mentions
+from graphmem.compile.stance import read
+from graphmem.compile.supersede import FactIn, find_supersessions
+from graphmem.compile.verdicts import negated_over
+from graphmem.extract.crosslingual import document_gloss, segment_cjk
+from graphmem.extract.entities import Gazetteer, KnownEntity, explicit_mentions, find_mentions
+from graphmem.extract.slots import Slot, slots
 from graphmem.merge import add_aliases
-from graphmem.parser import heading, parse
+from graphmem.parse.parser import heading, parse
+from graphmem.parse.textio import Lines
 from graphmem.readonly import tokens
-from graphmem.slots import Slot, slots
-from graphmem.stance import read
-from graphmem.supersede import FactIn, find_supersessions
-from graphmem.textio import Lines
-from graphmem.verdicts import negated_over
 
 MB = 1 << 20
 
@@ -124,8 +124,8 @@ def test_document_gloss_of_a_1_mb_german_word() -> None:
 def test_same_day_evidence_of_20_000_bullets_and_lines_sharing_a_word() -> None:
     """A bullet's same-day evidence looks words up per file, once: a day of 20,000 lines
     and 20,000 bullets that all share one word no longer compares every pair."""
-    from graphmem.blocks import Block
-    from graphmem.compile import DayWords, FactRef, fact_evidence
+    from graphmem.compile.rows import DayWords, FactRef, fact_evidence
+    from graphmem.parse.blocks import Block
 
     n = 20_000
     passages = {"memory/2026-01-01.md": [(f"p{i}", frozenset()) for i in range(n)]}

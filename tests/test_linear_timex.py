@@ -1,8 +1,8 @@
 """1 MB of each worst case of the time grammar, through the calls the index makes.
 
-The index parses a daily log (graphmem.parser, sentence units from graphmem.sentences) and
-dates every block (graphmem.extract.Extractor.times -> graphmem.dating.date_block ->
-graphmem.timex.extract_times, graphmem.mood). Before these cases were fixed, a long clause
+The index parses a daily log (graphmem.parse.parser, sentence units from graphmem.parse.sentences) and
+dates every block (graphmem.extract.stage.Extractor.times -> graphmem.extract.dating.date_block ->
+graphmem.extract.timex.extract_times, graphmem.extract.mood). Before these cases were fixed, a long clause
 holding many dates was re-read once per date, a long run of periods once per period, and
 1 MB of them took hours. Each case must now take at most a few seconds of CPU (the
 measured figures, well under a second each on an idle core, are in
@@ -22,13 +22,13 @@ from typing import Any
 
 import pytest
 
-from graphmem import timex_fallback
-from graphmem.cache import FileCache
-from graphmem.extract import Extractor
-from graphmem.mood import clauses, lean
-from graphmem.parser import parse
-from graphmem.sentences import split_units
-from graphmem.timex import extract_times
+from graphmem.extract import timex_fallback
+from graphmem.extract.mood import clauses, lean
+from graphmem.extract.stage import Extractor
+from graphmem.extract.timex import extract_times
+from graphmem.parse.parser import parse
+from graphmem.parse.sentences import split_units
+from graphmem.store.cache import FileCache
 
 MB = 1 << 20
 CPU_BUDGET = 3.0  # seconds of the worker thread's CPU; measured: under 0.3 s on an idle core
@@ -143,8 +143,8 @@ def test_lean_of_a_long_clause() -> None:
 
 def test_every_zh_word_starts_with_a_gated_character() -> None:
     # The grammar is tried only at CJK characters that can open a zh form (timex._ZH_LEADS).
-    from graphmem import timewords
-    from graphmem.timex import _ZH_LEADS
+    from graphmem.extract import timewords
+    from graphmem.extract.timex import _ZH_LEADS
 
     assert all(word[0] in _ZH_LEADS for word in timewords.REL_DAYS["zh"])
     spans = extract_times("上周二, 下个月, 3天前, 过去7天, 十二月份, 昨天, 2025年3月4日", DAY)
@@ -178,7 +178,7 @@ ITALIAN_PROSE = "- siamo andati al mare con gli amici e anche lei era contenta d
 
 @pytest.mark.skipif(timex_fallback._search() is None, reason="dateparser not installed")
 def test_an_italian_log_without_dates_does_not_ask_dateparser(tmp_path: Path) -> None:
-    # The fallback (graphmem.timex_fallback) consulted dateparser on every block, at about a
+    # The fallback (graphmem.extract.timex_fallback) consulted dateparser on every block, at about a
     # millisecond each: 1 MB of Italian short lines took ~20 s. Without a digit or a date
     # word, a block now costs one regex pass.
     within_budget(_date_file, tmp_path, fill(ITALIAN_PROSE))

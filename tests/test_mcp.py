@@ -16,8 +16,8 @@ from conftest import ROOT, settings_for
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from graphmem.index import index_workspace
-from graphmem.store import Store
+from graphmem.index.build import index_workspace
+from graphmem.store.layout import Store
 
 TOOLS = {
     "memory_recall",

@@ -14,9 +14,7 @@ import pytest
 from conftest import FIXTURES, settings_for
 
 from graphmem import GraphmemError, Memory
-from graphmem.about import EntityCard, UnknownEntityError
 from graphmem.api import Status
-from graphmem.db import Rows
 from graphmem.errors import (
     ArgumentError,
     BulletError,
@@ -26,11 +24,13 @@ from graphmem.errors import (
     ReadOnlyError,
     WorkspaceError,
 )
-from graphmem.index import IndexReport
+from graphmem.index.build import IndexReport
 from graphmem.memory import EntitySummary, Timeline
-from graphmem.packets import Packet
-from graphmem.reflect import OpinionView, ReflectReport
+from graphmem.recall.about import EntityCard, UnknownEntityError
+from graphmem.recall.packets import Packet
+from graphmem.reflect.run import OpinionView, ReflectReport
 from graphmem.retain import RetainResult
+from graphmem.store.db import Rows
 
 NOW = date(2025, 12, 15)
 

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from graphmem.api import open_graph
 from graphmem.cli import app
-from graphmem.index import index_workspace
+from graphmem.index.build import index_workspace
 from graphmem.merge import MergeError, add_aliases, merge_entities
 
 LOGS: dict[str, str | bytes] = {

@@ -1,10 +1,10 @@
-"""graphmem.mood: plans and hypotheticals, and which way a clause looks in time."""
+"""graphmem.extract.mood: plans and hypotheticals, and which way a clause looks in time."""
 
 from __future__ import annotations
 
 import pytest
 
-from graphmem.mood import clauses, lean, mood
+from graphmem.extract.mood import clauses, lean, mood
 
 
 @pytest.mark.parametrize(

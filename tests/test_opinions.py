@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from graphmem.opinions import (
+from graphmem.compile.opinions import (
     A_CONTRA,
     A_SUPPORT,
     WEIGHTS,

@@ -9,7 +9,7 @@ from collections.abc import Iterator, Mapping
 
 import pytest
 
-from graphmem import opinions
+from graphmem.compile import opinions
 
 
 def _finishes(text: str, seconds: float = 60.0) -> bool:

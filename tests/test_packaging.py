@@ -47,8 +47,8 @@ def test_installed_wheel_finds_its_resources(wheel: Path, tmp_path: Path) -> Non
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     code = (
-        "from graphmem.resources import ontology_dir, queries_dir\n"
-        "import graphmem.queries as q\n"
+        "from graphmem.store.resources import ontology_dir, queries_dir\n"
+        "import graphmem.store.queries as q\n"
         "print(ontology_dir()); print(queries_dir()); print(len(q.catalog()))\n"
     )
     # -S: no site-packages, so nothing but the unpacked wheel provides graphmem.

@@ -7,8 +7,8 @@ from datetime import date
 
 import pytest
 
-from graphmem.blocks import DEFAULT_CONFIDENCE
-from graphmem.parser import parse
+from graphmem.parse.blocks import DEFAULT_CONFIDENCE
+from graphmem.parse.parser import parse
 
 
 def md(text: str) -> str:

@@ -10,9 +10,9 @@ import pytest
 from conftest import WriteFiles
 from typer.testing import CliRunner
 
-import graphmem.progress as progress
+import graphmem.index.progress as progress
 from graphmem.cli import app
-from graphmem.progress import ProgressLine
+from graphmem.index.progress import ProgressLine
 
 ENV = {
     "GRAPHMEM_NER_MODEL": "none",

@@ -7,10 +7,10 @@ from pathlib import Path
 from conftest import settings_for
 
 from graphmem.api import open_graph
-from graphmem.index import index_workspace
-from graphmem.projection import Projection
-from graphmem.seeds import SeedIndex
-from graphmem.store import Store
+from graphmem.index.build import index_workspace
+from graphmem.search.projection import Projection
+from graphmem.search.seeds import SeedIndex
+from graphmem.store.layout import Store
 
 
 def test_projection_matches_the_graph(sample: Path) -> None:

@@ -15,12 +15,12 @@ from typer.testing import CliRunner
 from graphmem.api import open_graph
 from graphmem.cli import app
 from graphmem.export import RelPair, schema_tables
-from graphmem.index import index_workspace
-from graphmem.queries import catalog, get, load_query, variant
-from graphmem.resources import queries_dir
+from graphmem.index.build import index_workspace
 from graphmem.scaleout import ScaleoutError, dialect
 from graphmem.scaleout.connection import check_url, public_url
 from graphmem.scaleout.rows import content_hash, diff, node_rows, read_local, rel_rows
+from graphmem.store.queries import catalog, get, load_query, variant
+from graphmem.store.resources import queries_dir
 
 TABLES, PAIRS = schema_tables()
 BY_NAME = {t.name: t for t in TABLES}

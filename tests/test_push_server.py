@@ -17,7 +17,7 @@ from graphmem.api import open_graph
 from graphmem.cli import app
 from graphmem.config import Settings
 from graphmem.export import schema_tables
-from graphmem.index import index_workspace
+from graphmem.index.build import index_workspace
 from graphmem.scaleout import ScaleoutError, dialect
 from graphmem.scaleout.connection import Server
 from graphmem.scaleout.push import push_workspace

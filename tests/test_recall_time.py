@@ -12,8 +12,8 @@ from conftest import WriteFiles, settings_for
 
 from graphmem.api import run_cypher
 from graphmem.config import Settings
-from graphmem.index import index_workspace
-from graphmem.recall import Recaller, RecallOptions
+from graphmem.index.build import index_workspace
+from graphmem.recall.engine import Recaller, RecallOptions
 
 FILES = {
     "bank/entities/Kestrel.md": """
@@ -76,7 +76,7 @@ def test_lines_written_after_now_are_not_recalled(settings: Settings, tmp_path: 
 def test_a_later_line_giving_another_value_than_the_one_valid_then_is_stale() -> None:
     """For "in February", April's new number contradicts February's: it is what became
     true later, like an undated page's value; a later line repeating the value is not."""
-    from graphmem.recall import _contradicted_then, _Item, _stated_slots
+    from graphmem.recall.engine import _contradicted_then, _Item, _stated_slots
 
     def item(item_id: str, day: date | None, text: str) -> _Item:
         return _Item(

@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 
 from graphmem.api import open_graph
 from graphmem.cli import app
-from graphmem.index import index_workspace
-from graphmem.reflect import OpinionView, opinions, reflect
+from graphmem.index.build import index_workspace
+from graphmem.reflect.run import OpinionView, opinions, reflect
 
 
 def views(root: Path) -> dict[str, OpinionView]:

@@ -38,9 +38,9 @@ from graphmem.api import current_generation, run_cypher, status
 from graphmem.cli import app
 from graphmem.config import Settings
 from graphmem.errors import IndexLockedError
-from graphmem.index import index_workspace
-from graphmem.recall import Recaller, RecallOptions, recall
-from graphmem.store import KEEP_PREVIOUS
+from graphmem.index.build import index_workspace
+from graphmem.recall.engine import Recaller, RecallOptions, recall
+from graphmem.store.layout import KEEP_PREVIOUS
 
 ENV = {
     "GRAPHMEM_NER_MODEL": "none",
@@ -87,12 +87,12 @@ def wrap(owner, attr, before=None, after=None):
     setattr(owner, attr, hooked)
 
 
-import graphmem.cache
-import graphmem.db
-import graphmem.delta
-import graphmem.index
-import graphmem.seeds
-import graphmem.store
+import graphmem.store.cache
+import graphmem.store.db
+import graphmem.index.delta
+import graphmem.index.build
+import graphmem.search.seeds
+import graphmem.store.layout
 
 copies = []
 
@@ -116,13 +116,13 @@ def replace(src, dst, *args, **kwargs):
     return real_replace(src, dst, *args, **kwargs)
 
 
-wrap(graphmem.cache.FileCache, "commit", before=lambda *a, **k: stop("cache-commit"))
-wrap(graphmem.store.Store, "new_generation", after=lambda *a, **k: stop("new-gen"))
-wrap(graphmem.db.Graph, "copy_csv", before=nth_copy)
-wrap(graphmem.index, "build_seeds", before=lambda *a, **k: stop("graph-built"))
-# The incremental path (graphmem.delta) reaches the same points its own way.
-wrap(graphmem.delta, "add_rows", before=lambda *a, **k: stop("mid-load"))
-wrap(graphmem.seeds.SeedIndex, "patch", before=lambda *a, **k: stop("graph-built"))
+wrap(graphmem.store.cache.FileCache, "commit", before=lambda *a, **k: stop("cache-commit"))
+wrap(graphmem.store.layout.Store, "new_generation", after=lambda *a, **k: stop("new-gen"))
+wrap(graphmem.store.db.Graph, "copy_csv", before=nth_copy)
+wrap(graphmem.index.build, "build_seeds", before=lambda *a, **k: stop("graph-built"))
+# The incremental path (graphmem.index.delta) reaches the same points its own way.
+wrap(graphmem.index.delta, "add_rows", before=lambda *a, **k: stop("mid-load"))
+wrap(graphmem.search.seeds.SeedIndex, "patch", before=lambda *a, **k: stop("graph-built"))
 publishing = []
 
 
@@ -131,15 +131,15 @@ def publish(*args, **kwargs):
     publishing.append(True)
 
 
-wrap(graphmem.store.Store, "publish", before=publish)
+wrap(graphmem.store.layout.Store, "publish", before=publish)
 wrap(
-    graphmem.store,
+    graphmem.store.layout,
     "write_atomic",
     before=lambda path, data: stop("meta-written") if named(path) == "CURRENT" else None,
 )
 os.replace = replace
 wrap(
-    graphmem.store.Store,
+    graphmem.store.layout.Store,
     "collect_garbage",
     before=lambda *a, **k: stop("published") if publishing else None,
 )

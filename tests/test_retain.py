@@ -10,7 +10,7 @@ from conftest import WriteFiles, settings_for
 
 from graphmem.api import open_graph
 from graphmem.errors import BulletError, WorkspaceError
-from graphmem.index import index_workspace
+from graphmem.index.build import index_workspace
 from graphmem.retain import insert_bullet, retain
 
 DAY = date(2025, 12, 13)

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from graphmem import seeds
-from graphmem.seeds import SeedIndex, SeedIndexError, SeedRow, match_expression
+from graphmem.search import seeds
+from graphmem.search.seeds import SeedIndex, SeedIndexError, SeedRow, match_expression
 
 ROWS = [
     SeedRow("f-lisbon", "world", "Peter moved to Lisbon in March 2025.", "2025-03-02", "memory.md"),

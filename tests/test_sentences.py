@@ -1,11 +1,11 @@
-"""Free text into line-exact recall units (graphmem.sentences). Pure: no database."""
+"""Free text into line-exact recall units (graphmem.parse.sentences). Pure: no database."""
 
 from __future__ import annotations
 
 import time
 
-from graphmem.parser import parse
-from graphmem.sentences import Unit, split_units
+from graphmem.parse.parser import parse
+from graphmem.parse.sentences import Unit, split_units
 
 
 def test_one_sentence_per_line_gives_one_unit_per_line() -> None:

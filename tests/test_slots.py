@@ -1,4 +1,4 @@
-"""Typed values by shape (graphmem.slots) and the supersessions they give. Pure."""
+"""Typed values by shape (graphmem.extract.slots) and the supersessions they give. Pure."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from graphmem.slots import Slot, couple, database, slots, temporary
-from graphmem.supersede import FactIn, find_supersessions
+from graphmem.compile.supersede import FactIn, find_supersessions
+from graphmem.extract.slots import Slot, couple, database, slots, temporary
 
 
 @pytest.mark.parametrize(
@@ -103,7 +103,7 @@ def test_a_planned_change_supersedes_nothing_through_the_index(tmp_path: Path) -
     from conftest import settings_for
 
     from graphmem.api import run_cypher
-    from graphmem.index import index_workspace
+    from graphmem.index.build import index_workspace
 
     root = tmp_path / "ws"
     (root / "memory").mkdir(parents=True)

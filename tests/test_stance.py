@@ -1,7 +1,7 @@
 """Reflection's stance rules on small hand-written logs: each rule, each kind of ending,
 the distractor, a retraction that must not count as support, and bounded, cited moves.
 
-Every case is a few lines of a daily log as graphmem.compile passes them: an opinion
+Every case is a few lines of a daily log as graphmem.compile.rows passes them: an opinion
 bullet, then passages (kind "log") judged sentence by sentence, with the entity surfaces
 of the workspace."""
 
@@ -11,9 +11,9 @@ from datetime import date
 
 import pytest
 
-from graphmem.opinions import EvidenceIn, OpinionIn, OpinionState, evaluate
-from graphmem.stance import read, units
-from graphmem.verdicts import frame, negated_over
+from graphmem.compile.opinions import EvidenceIn, OpinionIn, OpinionState, evaluate
+from graphmem.compile.stance import read, units
+from graphmem.compile.verdicts import frame, negated_over
 
 SURFACES = {
     "theo": "theo", "théo": "theo", "mei": "mei", "林美": "mei", "rook": "rook",

@@ -8,8 +8,8 @@ from datetime import date
 from conftest import WriteFiles, settings_for
 
 from graphmem.api import run_cypher
-from graphmem.index import index_workspace
-from graphmem.recall import Recaller, RecallOptions
+from graphmem.index.build import index_workspace
+from graphmem.recall.engine import Recaller, RecallOptions
 
 FILES = {
     "bank/entities/Peter.md": """

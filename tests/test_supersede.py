@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from graphmem.names import slugify
-from graphmem.supersede import FactIn, Supersession, find_supersessions
+from graphmem.compile.supersede import FactIn, Supersession, find_supersessions
+from graphmem.parse.names import slugify
 
 SAMPLE = Path(__file__).resolve().parent.parent / "fixtures" / "sample"
 

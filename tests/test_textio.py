@@ -12,11 +12,11 @@ from datetime import date
 import pytest
 from conftest import WriteFiles, settings_for
 
-from graphmem.bank import merge_block
-from graphmem.index import index_workspace
+from graphmem.index.build import index_workspace
 from graphmem.merge import merge_entities
+from graphmem.parse.textio import Lines, newline_of
+from graphmem.reflect.bank import merge_block
 from graphmem.retain import retain
-from graphmem.textio import Lines, newline_of
 from graphmem.watch import watch
 
 BOM = b"\xef\xbb\xbf"

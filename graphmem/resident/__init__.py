@@ -78,7 +78,12 @@ def code_stamp() -> str:
     edit declines (and stops) rather than answer with old code."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     parts = [os.path.realpath(sys.executable), root]
-    for folder in (root, os.path.join(root, "resident")):
+    subpackages = sorted(
+        entry.path
+        for entry in os.scandir(root)
+        if entry.is_dir() and os.path.exists(os.path.join(entry.path, "__init__.py"))
+    )
+    for folder in (root, *subpackages):
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:

@@ -30,7 +30,6 @@ import traceback
 from collections.abc import Iterator
 from typing import Any
 
-from graphmem import seeds
 from graphmem.config import Settings
 from graphmem.errors import GraphmemError
 from graphmem.memory import Memory
@@ -48,6 +47,7 @@ from graphmem.resident import (
     socket_path,
 )
 from graphmem.resident.client import connect, target
+from graphmem.search import seeds
 
 #: Seconds without a command after which the daemon stops, unless told otherwise.
 DEFAULT_IDLE = 900.0
@@ -397,12 +397,12 @@ def _redirected(
 def warm(daemon: Daemon) -> None:
     """Open the index, load the query model and the NER pipeline now, so the first
     ``recall`` and the first ``index`` are fast too (spaCy: ~1.5 s and ~150 MB, kept by
-    :class:`~graphmem.entities.NerModel` for the indexes that follow). Commands that
+    :class:`~graphmem.extract.entities.NerModel` for the indexes that follow). Commands that
     arrive meanwhile find the daemon busy and run in-process."""
     try:
         with daemon.busy, contextlib.suppress(GraphmemError):
-            import graphmem.index  # noqa: F401  (the first `index` then skips ~0.3 s of imports)
-            from graphmem.entities import NerModel
+            import graphmem.index.build  # noqa: F401  (the first `index` then skips ~0.3 s of imports)
+            from graphmem.extract.entities import NerModel
 
             NerModel.load(daemon.settings.ner_model)
             daemon.command()

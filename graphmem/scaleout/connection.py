@@ -2,7 +2,7 @@
 
 Server errors come out as :class:`ScaleoutError` naming the statement, like the Kùzu layer's
 :class:`~graphmem.errors.QueryError`. Values come back as plain Python (dates as
-``datetime.date``), so server rows compare directly with :class:`graphmem.db.Rows`.
+``datetime.date``), so server rows compare directly with :class:`graphmem.store.db.Rows`.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from types import TracebackType
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from graphmem.db import Rows
-from graphmem.queries import variant
 from graphmem.scaleout.errors import ScaleoutError
+from graphmem.store.db import Rows
+from graphmem.store.queries import variant
 
 DIALECT = "falkordb"
 SCHEMES = ("redis", "rediss", "falkor", "falkors")

@@ -28,12 +28,12 @@ from typing import Any
 from graphmem.api import open_graph
 from graphmem.config import Settings
 from graphmem.export import schema_tables
-from graphmem.ontology import schema_hash
 from graphmem.scaleout import dialect, manifest
 from graphmem.scaleout.connection import Server, check_url
 from graphmem.scaleout.errors import ScaleoutError
 from graphmem.scaleout.rows import LocalGraph, diff, read_local
-from graphmem.store import Store
+from graphmem.store.layout import Store
+from graphmem.store.ontology import schema_hash
 
 Progress = Callable[[str, int, int], None]
 DEFAULT_GRAPH = "graphmem"

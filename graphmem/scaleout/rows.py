@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from graphmem.db import Graph
 from graphmem.export import NodeTable, RelPair, schema_tables
 from graphmem.scaleout.errors import ScaleoutError
+from graphmem.store.db import Graph
 
 HASH_CHARS = 16  # 64 bits: a content fingerprint, compared only within one workspace
 RID_CHARS = 20

@@ -1,0 +1,440 @@
+"""Reading one sentence for reflection: its topic words and the stance cues it carries.
+
+No model: small cue lists per language (en, fr, pt, de, es, zh), matched on folded,
+lower-cased text. `units` cuts free text into sentences with their exact lines; `read`
+says what a sentence is about (content stems, a few cross-language concepts, CJK
+bigrams) and which cues it carries. graphmem.compile.opinions decides what the cues mean for one
+opinion.
+
+| cue         | examples                                                                 |
+|-------------|--------------------------------------------------------------------------|
+| negation    | not, n't, never, no; ne/pas, jamais; não, nunca; nicht, kein, nie; no, nunca; 不, 没 |
+| ended       | no longer, not any more, stopped, done with, never again; ne...plus; já não, deixou de; nicht mehr; ya no, dejó de; 不再 |
+| retraction  | turned out, it was actually, I was wrong, isn't what; en fait, s'est avéré; na verdade, afinal; stellte sich heraus; resultó, en realidad; 原来, 其实 |
+| revocation  | from now on, always ask (me) first/before, no more; désormais, demande-moi avant; a partir de agora; ab jetzt, von nun an; a partir de ahora; 从现在起, 先问 |
+| permission  | is fine, is ok, without asking; sans demander; sem perguntar; ohne zu fragen; sin preguntar; 不用问 |
+| future      | will, 'll, going to, won't; va, sera; vai, será; wird, werden; va a, será; 会, 将 |
+| on time / late | on time, on schedule, as planned / slipped, delayed, postponed (and per language) |
+| causal      | is what, comes from, caused by, because of; vient de; vem de; kommt von; viene de; 导致, 来自 |
+| rival cause | a different/another/other/local cause, not what, nothing to do with; autre cause; outra causa; andere Ursache; otra causa; 另有原因 |
+| hedge       | probably, maybe, I think, looks like; peut-être; talvez; vielleicht; quizás; 可能 |
+| reject      | declined, refused, turned down, ignored, let ... go to voicemail; refusé; recusou; abgelehnt; rechazó; 拒绝, 没打 |
+| valence     | best, great, worth, glad / worst, mistake, regret (and per language)     |
+| travel      | travelling, trip, tour, on the road, away, festival, train (per language); "from home" undoes it |
+
+Every list is a tuple of phrases; a phrase matches at word boundaries (CJK: anywhere).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import lru_cache
+
+from graphmem.parse.names import fold
+
+
+def _rx(*phrases: str) -> re.Pattern[str]:
+    """One alternation of folded phrases, longest first; word-bounded unless CJK."""
+    latin = sorted({fold(p) for p in phrases if not _is_cjk(p)}, key=len, reverse=True)
+    cjk = sorted({p for p in phrases if _is_cjk(p)}, key=len, reverse=True)
+    parts = []
+    if latin:
+        parts.append(r"(?<![a-z0-9])(?:" + "|".join(re.escape(p) for p in latin) + r")(?![a-z0-9])")
+    if cjk:
+        parts.append("(?:" + "|".join(re.escape(p) for p in cjk) + ")")
+    return re.compile("|".join(parts) or r"(?!x)x")
+
+
+def _is_cjk(text: str) -> bool:
+    return any("\u3400" <= ch <= "\u9fff" for ch in text)
+
+
+NEGATION = _rx(
+    "not", "never", "no", "cannot", "nobody", "nothing", "neither", "nor",
+    "ne", "pas", "jamais", "aucun", "aucune", "nao", "nunca", "nem", "nenhum",
+    "nicht", "kein", "keine", "keinen", "keiner", "nie", "niemals", "jamas", "tampoco",
+    "不", "没", "没有", "别", "未",
+)  # fmt: skip
+ENDED = _rx(
+    "no longer", "not anymore", "not any more", "any more", "anymore", "stopped", "quit",
+    "gave up", "given up", "done with", "never again", "no more",
+    "ne plus", "plus jamais", "arrete de", "ja nao", "nao mais", "deixou de", "parou de",
+    "nunca mais", "nicht mehr", "kein mehr", "nie wieder", "aufgehort", "ya no", "dejo de",
+    "nunca mas", "不再", "再也不", "已经不",
+)  # fmt: skip
+RETRACTION = _rx(
+    "turned out", "turns out", "it was actually", "was actually", "were actually",
+    "i was wrong", "we were wrong", "was wrong about", "wrong about", "isn't what",
+    "wasn't what", "is not what", "was not what", "nothing to do with", "red herring",
+    "not the cause", "after all it was", "en fait", "s'est avere", "s'avere", "en realite",
+    "je me suis trompe", "je m'etais trompe", "na verdade", "afinal", "acabou por ser",
+    "revelou-se", "eu estava errado", "eu estava errada", "stellte sich heraus",
+    "in wirklichkeit", "ich habe mich geirrt", "ich lag falsch", "resulto", "resulta que",
+    "en realidad", "me equivoque", "estaba equivocado", "estaba equivocada",
+    "原来", "其实", "结果是", "我错了", "搞错了",
+)  # fmt: skip
+REVOCATION = _rx(
+    "from now on", "always ask", "ask me first", "ask first", "ask me before", "ask before",
+    "check with me first", "check with me before", "not without asking", "no more",
+    "desormais", "dorenavant", "a partir de maintenant", "demande-moi avant",
+    "toujours demander", "a partir de agora", "daqui em diante", "pergunta-me antes",
+    "sempre perguntar", "pergunte antes", "ab jetzt", "von nun an", "ab sofort",
+    "frag mich vorher", "immer vorher fragen", "a partir de ahora", "de ahora en adelante",
+    "preguntame antes", "siempre preguntar", "从现在起", "从今以后", "先问", "必须先问",
+)  # fmt: skip
+ATTITUDE = _rx(
+    "prefer", "prefers", "likes", "loves", "enjoys", "always", "usually", "every morning",
+    "aime", "adore", "prefere", "toujours", "gosta", "adora", "sempre", "mag", "liebt",
+    "bevorzugt", "immer", "le gusta", "encanta", "prefiere", "siempre", "喜欢", "爱", "总是",
+)  # fmt: skip
+PERMISSION = _rx(
+    "is fine", "are fine", "is ok", "is okay", "fine to", "ok to", "okay to", "on its own",
+    "on your own", "no need to check",
+    "without asking", "no need to ask", "allowed to", "can go ahead", "sans demander",
+    "c'est bon", "sem perguntar", "tudo bem", "ohne zu fragen", "ohne nachzufragen",
+    "in ordnung", "sin preguntar", "esta bien", "不用问", "不必问",
+)  # fmt: skip
+FUTURE = _rx(
+    "will", "'ll", "going to", "won't", "wo not", "is likely to", "va", "vont", "sera",
+    "seront", "vai", "vao", "ira", "wird", "werden", "va a", "van a", "会", "将",
+)  # fmt: skip
+BY_DEADLINE = _rx("before", "by", "ahead of", "avant", "antes de", "antes do", "vor", "bis", "之前")
+PAST_DEADLINE = _rx(
+    "slip", "slips", "slip past", "miss", "be late", "past the", "after the", "later than",
+    "en retard", "rater", "atrasar", "derrapar", "verpassen", "verspaten", "retrasar",
+    "推迟", "延期", "赶不上",
+)  # fmt: skip
+ON_TIME = _rx(
+    "on time", "on schedule", "as planned", "on track", "right on time", "a l'heure",
+    "comme prevu", "dans les temps", "no prazo", "a tempo", "como previsto", "como planeado",
+    "punktlich", "wie geplant", "termingerecht", "a tiempo", "segun lo previsto",
+    "como estaba previsto", "按时", "如期", "准时",
+)  # fmt: skip
+LATE = _rx(
+    "slipped", "delayed", "postponed", "pushed back", "missed the", "late", "behind schedule",
+    "repousse", "reporte", "retarde", "en retard", "adiado", "atrasado", "atrasou",
+    "verschoben", "verspatet", "retrasado", "aplazado", "推迟了", "延期了",
+)  # fmt: skip
+CAUSAL = _rx(
+    "is what", "was what", "is probably what", "cause", "causes", "caused", "causing",
+    "comes from", "come from", "came from", "because of", "due to", "responsible for",
+    "source of", "the reason", "vient de", "viennent de", "venaient de", "a cause de",
+    "provient", "vem de", "vem do", "vem da", "vinham de", "por causa de", "causado",
+    "kommt von", "kommen von", "kamen von", "liegt an", "verursacht", "ursache", "wegen",
+    "viene de", "vienen de", "venian de", "por culpa de", "debido a", "causa", "导致",
+    "造成", "来自", "原因", "引起",
+)  # fmt: skip
+RIVAL = _rx(
+    "different cause", "another cause", "other cause", "local cause", "a second",
+    "something else", "isn't what", "wasn't what", "not what", "nothing to do with",
+    "autre cause", "une autre", "outra causa", "andere ursache", "etwas anderes",
+    "otra causa", "另有原因", "别的原因",
+)  # fmt: skip
+HEDGE = _rx(
+    "probably", "maybe", "perhaps", "might", "may be", "seems", "looks like", "i think",
+    "i guess", "i suspect", "thinks", "isn't sure", "not sure", "peut-etre", "probablement",
+    "sans doute", "pense", "talvez", "provavelmente", "acho", "vielleicht", "wahrscheinlich",
+    "wohl", "glaubt", "quizas", "tal vez", "probablemente", "creo", "可能", "也许", "大概",
+)  # fmt: skip
+REJECT = _rx(
+    "declined", "declines", "declining", "refused", "refuses", "turned down", "turns down",
+    "ignored", "ignores", "skipped", "rejected", "go to voicemail", "goes to voicemail",
+    "went to voicemail", "refuse", "refuse de", "decline", "ignore", "recusou", "recusa",
+    "ignorou", "rejeitou", "abgelehnt", "lehnt ab", "ignoriert", "rechazo", "rechaza",
+    "ignoro", "拒绝", "没接", "不接", "不打", "没打",
+)  # fmt: skip
+POSITIVE = _rx(
+    "best", "great", "good", "worth", "worth it", "glad", "happy", "love", "loves", "paid off",
+    "works well", "no regrets", "right call", "right decision", "smoothest", "excellent",
+    "meilleur", "meilleure", "genial", "vaut", "content", "contente", "heureux", "heureuse",
+    "melhor", "otimo", "otima", "vale a pena", "feliz", "beste", "besten", "gut", "lohnt",
+    "froh", "glucklich", "mejor", "vale la pena", "最好", "值得", "高兴", "满意", "开心",
+)  # fmt: skip
+NEGATIVE = _rx(
+    "worst", "mistake", "regret", "regrets", "bad", "terrible", "awful", "not worth",
+    "pire", "erreur", "regrette", "pior", "erro", "arrependo", "schlimmste", "fehler",
+    "bereue", "peor", "error", "arrepiento", "错误", "后悔", "糟糕",
+)  # fmt: skip
+TRAVEL = _rx(
+    "travelling", "traveling", "travels", "travel", "trip", "tour", "touring", "on the road",
+    "away", "abroad", "festival", "flight", "train", "airport", "gig", "en voyage",
+    "voyage", "en deplacement", "tournee", "em viagem", "viagem", "viajar", "turne",
+    "digressao", "unterwegs", "reise", "tournee", "zug", "de viaje", "viaje", "de gira",
+    "gira", "出差", "巡演", "旅行", "路上", "在外",
+)  # fmt: skip
+HOME = _rx(
+    "from home", "at home", "a la maison", "de chez", "em casa", "de casa", "zu hause",
+    "von zu hause", "desde casa", "en casa", "在家",
+)  # fmt: skip
+_PREFER_CUE = (
+    r"\b(?:prefer\w*|would rather|d rather|rather|prefere\w*|prefiere\w*|lieber|bevorzug\w*)\b"
+)
+PREFER = re.compile(
+    _PREFER_CUE
+    + r"(?P<a>.+?)\b(?:over|to|than|rather than|instead of|plutot que|em vez de|als|statt)\b"
+    r"(?P<b>.*)"
+)
+_PREFER_CUE_RX = re.compile(_PREFER_CUE)
+
+
+def prefer(low: str) -> re.Match[str] | None:
+    """``PREFER.search(low)`` in linear time.
+
+    The search tried every cue of a line, each reading the rest of the line for a connector:
+    quadratic on a line of "prefer prefer …". If the first cue of a line finds no connector
+    after it, no later cue of that line can (its connector would serve the first), so the
+    search goes on at the next line.
+    """
+    pos = 0
+    while cue := _PREFER_CUE_RX.search(low, pos):
+        if m := PREFER.match(low, cue.start()):
+            return m
+        pos = low.find("\n", cue.start()) + 1
+        if not pos:
+            return None
+    return None
+
+
+#: A chat line: "13:41 Theo: ..." (any one- or two-word name) or "Théo: ..." (capitalised).
+SPEAKER = re.compile(
+    r"^\s*(?:\d{1,2}:\d{2}\s+(?P<name>[^\W\d][\w.'’-]*(?: [^\W\d][\w.'’-]*)?)"
+    r"|(?P<cap>[A-ZÀ-Ý][\w.'’-]*(?: [A-ZÀ-Ý][\w.'’-]*)?)):\s"
+)
+REPORTED = _rx(
+    "said", "says", "told", "tells", "asked", "asks", "admitted", "agreed", "i'd", "i'm",
+    "i will", "dit", "a dit", "disse", "diz", "sagte", "sagt", "dijo", "dice", "说",
+)  # fmt: skip
+PRONOUN = _rx(
+    "he", "she", "him", "her", "his", "they", "them", "il", "elle", "lui", "ele", "ela",
+    "er", "sie", "ihm", "ihn", "el", "ella", "他", "她",
+)  # fmt: skip
+
+#: Verbs of something that happened once, or was planned once (an event, not a state).
+EVENT = _rx(
+    "released", "went live", "shipped", "launched", "happened", "took place", "was held",
+    "raised from", "lowered from", "arrived", "visited", "met", "went to", "came back",
+    "got engaged", "interviewed", "offered", "accepted", "joined", "contacted", "renamed",
+    "circulated", "floated", "sent", "last day", "first day", "plans", "planned", "plan to",
+    "lance", "sorti", "a eu lieu", "est arrive", "envoye", "prevu", "prevoit", "lancado",
+    "aconteceu", "chegou", "enviado", "aceitou", "planeia", "veroffentlicht", "gestartet",
+    "fand statt", "geschickt", "geplant", "lanzado", "ocurrio", "llego", "enviado", "acepto",
+    "planea", "发布", "上线", "举行", "到达", "计划",
+)  # fmt: skip
+
+
+def is_event(text: str) -> bool:
+    """Whether `text` reports something that happened once ("v0.7.0 released on 8 June",
+    "offered Joana a role") or a plan made once ("plans a reinstall"), not a standing state."""
+    return bool(EVENT.search(_normal(text)))
+
+
+#: A few everyday concepts that logs name in several languages, so an English opinion meets
+#: its French or Chinese evidence. Each phrase becomes the concept's token.
+CONCEPTS: dict[str, tuple[str, ...]] = {
+    "~call": ("call", "calls", "called", "calling", "phone", "phoned", "phone call", "ring",
+              "appel", "appels", "appeler", "telephone", "ligacao", "ligar", "ligou",
+              "telefonema", "anruf", "anrufe", "anrufen", "telefonieren", "llamada",
+              "llamadas", "llamar", "电话"),
+    "~voicenote": ("voice note", "voice notes", "voice message", "voice messages",
+                   "note vocale", "notes vocales", "vocal", "vocaux", "audio", "audios",
+                   "mensagem de voz", "sprachnachricht", "sprachnachrichten", "nota de voz",
+                   "notas de voz", "语音"),
+    "~dup": ("duplicate", "duplicates", "duplicated", "twice", "double", "doubled",
+             "doublon", "doublons", "duplicado", "duplicados", "duplikat", "duplikate",
+             "doppelt", "重复"),
+    "~move": ("move", "moves", "moving", "moved", "relocate", "relocating", "demenager",
+              "demenagement", "demenagent", "mudar", "mudanca", "mudou", "umziehen", "umzug",
+              "mudarse", "mudanza", "搬家", "搬"),
+    "~offer": ("offer", "offers", "offered", "offre", "oferta", "angebot", "录用"),
+    "~leave": ("leave", "leaving", "left", "quit", "quitter", "partir", "sair", "deixar",
+               "verlassen", "kundigen", "dejar", "irse", "离开", "辞职"),
+    "~upgrade": ("upgrade", "upgrades", "upgrading", "upgraded", "update", "updates",
+                 "mise a jour", "mises a jour", "atualizacao", "atualizacoes", "aktualisierung",
+                 "actualizacion", "actualizaciones", "升级", "更新"),
+    "~ask": ("ask", "asks", "asked", "asking", "demander", "demande", "demande-moi",
+             "perguntar", "pergunta", "pergunta-me", "pergunte", "fragen", "frag", "fragt",
+             "preguntar", "pregunta", "preguntame", "问", "询问"),
+}  # fmt: skip
+CONCEPT_RX = {name: _rx(*phrases) for name, phrases in CONCEPTS.items()}
+
+_STOP = frozenset(
+    """a an the and or but of in on at to for from with by as is are was were be been being
+    has have had do does did he she it they them his her their its this that these those
+    there here i we you me us my our your so than then also still just very much more most
+    less about into over under after before since until while because if when where which
+    who what how all any each every some other such only own same too can will would should
+    could may might must now today tonight yesterday tomorrow again ever once up out off get
+    got not no nor never cannot don t s ll d re ve m probably really think thinks said says
+    le la les un une des du de et est il elle en au aux pour par sur dans pas plus ne que qui
+    ce se sa son ses elle ils o os um uma da do das dos em no na nos nas e ele ela com por
+    para mais mas der die das ein eine und ist nicht mit von zu den dem des auf fur sich
+    auch es el los las y con lo se su sus january february march april june july august
+    september october november december janvier fevrier mars avril mai juin juillet aout
+    septembre octobre novembre decembre janeiro fevereiro marco abril maio junho julho agosto
+    setembro outubro dezembro januar februar marz juni juli oktober dezember enero febrero
+    marzo mayo junio julio septiembre diciembre week weeks month year""".split()
+)
+_WORD = re.compile(r"[^\W\d_][\w'’-]*|\d+")
+_CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One sentence of a text and the lines (1-based, inclusive) it spans."""
+
+    text: str
+    line_start: int
+    line_end: int
+
+
+def units(text: str, line_start: int) -> list[Unit]:
+    """The sentences of `text` (whose first line is `line_start`), each with its lines. A
+    hard-wrapped sentence spans the lines it touches; a line break alone never ends one."""
+    out: list[Unit] = []
+    starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+    pos = 0
+    for m in [*_SENTENCE_END.finditer(text), None]:
+        end = m.start() if m else len(text)
+        piece = text[pos:end]
+        if piece.strip():
+            a = pos + (len(piece) - len(piece.lstrip()))
+            b = pos + len(piece.rstrip()) - 1
+            la = line_start + bisect_right(starts, a) - 1
+            lb = line_start + bisect_right(starts, b) - 1
+            out.append(Unit(" ".join(piece.split()), la, lb))
+        pos = m.end() if m else len(text)
+    return out
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """Light suffix stripping (en, and the common Romance/German endings)."""
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    for suffix in ("ations", "ation", "ments", "ment", "ings", "ing", "ies", "ied", "ed",
+                   "es", "s", "en", "e"):  # fmt: skip
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "ls":
+        word = word[:-1]
+    return word
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What one sentence is about and which cues it carries (see the module docstring)."""
+
+    folded: str
+    tokens: frozenset[str]
+    negated: bool
+    ended: str
+    retraction: str
+    revocation: str
+    permission: bool
+    future: bool
+    by_deadline: bool
+    past_deadline: bool
+    on_time: str
+    late: str
+    causal: str
+    rival: str
+    hedged: bool
+    attitude: bool
+    rejected: frozenset[str]
+    valence: int
+    travel: bool
+    home: bool
+    preference: tuple[frozenset[str], frozenset[str]] | None
+    speaker: str
+    reported: bool
+    pronoun: bool
+
+
+def _first(rx: re.Pattern[str], text: str) -> str:
+    m = rx.search(text)
+    return " ".join(m.group().split()) if m else ""
+
+
+@lru_cache(maxsize=65536)
+def folded(text: str) -> str:
+    """names.fold, with a fast path for ASCII (most log text)."""
+    return text.casefold() if text.isascii() else fold(text)
+
+
+def _normal(text: str) -> str:
+    low = folded(text).replace("’", "'")
+    low = re.sub(r"n't\b", " not", low)
+    return low.replace("can not", "cannot")
+
+
+@lru_cache(maxsize=65536)
+def topic(text: str) -> frozenset[str]:
+    """Content stems, concept tokens (``~call``) and CJK bigrams of `text`."""
+    low = _normal(text)
+    found: set[str] = set()
+    for name, rx in CONCEPT_RX.items():
+        if rx.search(low):
+            found.add(name)
+            low = rx.sub(" ", low)
+    low = POSITIVE.sub(" ", NEGATIVE.sub(" ", low))  # a judgement is a stance, not a topic
+    for run in _CJK_RUN.findall(low):
+        found.update(run[i : i + 2] for i in range(len(run) - 1))
+    for w in _WORD.findall(_CJK_RUN.sub(" ", low)):
+        w = w.strip("'-")
+        if len(w) < 3 or w in _STOP or (w.isdigit() and len(w) <= 2):
+            continue
+        found.add(stem(w))
+    return frozenset(found)
+
+
+@lru_cache(maxsize=65536)
+def read(text: str) -> Reading:
+    """The reading of one sentence."""
+    low = _normal(text)
+    speaker = ""
+    if m := SPEAKER.match(text):
+        speaker = fold((m.group("name") or m.group("cap")).strip())
+        low = _normal(text[m.end() :])
+    ended = _first(ENDED, low)
+    pref = None
+    if m := prefer(low):
+        a, b = topic(m.group("a")), topic(m.group("b"))
+        pref = (a - b, b - a)
+    rejected: set[str] = set()
+    for m in REJECT.finditer(low):
+        rejected |= topic(low[m.end() : m.end() + 40]) | topic(low[max(0, m.start() - 25) : m.start()])  # fmt: skip
+    negation = NEGATION.search(low)
+    positive, negative = POSITIVE.search(low), NEGATIVE.search(low)
+    valence = (1 if positive else 0) - (1 if negative else 0)
+    if negation and valence:
+        valence = -valence  # "not worth it", "not happy"
+    return Reading(
+        folded=low,
+        tokens=topic(low),
+        negated=bool(negation) or bool(ended),
+        ended=ended,
+        retraction=_first(RETRACTION, low),
+        revocation=_first(REVOCATION, low),
+        permission=bool(PERMISSION.search(low)),
+        future=bool(FUTURE.search(low)),
+        by_deadline=bool(BY_DEADLINE.search(low)),
+        past_deadline=bool(PAST_DEADLINE.search(low)),
+        on_time=_first(ON_TIME, low),
+        late=_first(LATE, low),
+        causal=_first(CAUSAL, low),
+        rival=_first(RIVAL, low),
+        hedged=bool(HEDGE.search(low)),
+        attitude=bool(ATTITUDE.search(low)),
+        rejected=frozenset(rejected),
+        valence=valence,
+        travel=bool(TRAVEL.search(low)),
+        home=bool(HOME.search(low)),
+        preference=pref,
+        speaker=speaker,
+        reported=bool(REPORTED.search(low)),
+        pronoun=bool(PRONOUN.search(low)),
+    )

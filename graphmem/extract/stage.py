@@ -1,0 +1,383 @@
+"""The extraction stage: entities and times for every block, cached per file.
+
+Per file, and cached by content hash: time expressions (graphmem.extract.timex, relative to the
+file's day) and spaCy NER spans (the expensive part, batched with ``nlp.pipe``). Across the
+workspace, every run: the entity table (bank pages, explicit ``@mentions``, and NER names
+seen in two independent files), then gazetteer matching of every block against it — cached
+per file too, keyed by a hash of the gazetteer, so an unchanged entity table costs nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+
+from graphmem.compile.rows import BlockExtras, EntityInfo, declare, page_aliases
+from graphmem.extract.dating import DATED_CHARS, Dating, date_block
+from graphmem.extract.entities import (
+    Gazetteer,
+    KnownEntity,
+    Mention,
+    NerModel,
+    find_mentions,
+    promote_ner,
+    speakers,
+)
+from graphmem.extract.mood import Mood
+from graphmem.extract.timex_fallback import (
+    fallback_notice,
+    fallback_times,
+    file_language,
+    needs_fallback,
+)
+from graphmem.parse.blocks import Block, EntityPage, ParsedFile
+from graphmem.parse.names import fold, slugify
+from graphmem.store.cache import FileCache, code_version
+
+#: Changes whenever time tagging or mention finding changes, so caches never go stale.
+EXTRACT_VERSION = code_version(
+    "extract/timex",
+    "extract/timewords",
+    "extract/mood",
+    "extract/dating",
+    "extract/timex_fallback",
+    "extract/entities",
+    "extract/stage",
+    "parse/names",
+)
+#: NER runs over this many characters of a block at most (a pasted log is not prose).
+NER_MAX_CHARS = 2000
+#: Blocks per NER call (the pipeline batches within a call; the progress line moves between).
+NER_STEP = 512
+
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """What the stage hands to the compiler."""
+
+    extras: dict[str, BlockExtras]
+    entities: dict[str, EntityInfo]
+    #: Each file's contribution to the entity table, in file order.
+    inputs: list[FileEntities] = field(default_factory=list)
+    notices: tuple[str, ...] = ()
+    #: Seconds spent in spaCy NER (loading the pipeline included).
+    ner_seconds: float = 0.0
+
+
+def _known(entities: dict[str, EntityInfo]) -> list[KnownEntity]:
+    return [KnownEntity(e.slug, e.name, tuple(e.aliases), e.kind) for e in entities.values()]
+
+
+def _gazetteer_key(known: list[KnownEntity]) -> str:
+    rows = sorted((k.slug, k.name, sorted(k.aliases)) for k in known)
+    return hashlib.sha256(json.dumps(rows, ensure_ascii=False).encode()).hexdigest()[:16]
+
+
+def _mention_json(m: Mention) -> list[object]:
+    return [m.slug, m.surface, m.start, m.end, m.source, m.label]
+
+
+def _mention(row: list[object]) -> Mention:
+    slug, surface, start, end, source, label = row
+    return Mention(str(slug), str(surface), int(start), int(end), str(source), label)  # type: ignore[call-overload, arg-type]
+
+
+class Extractor:
+    """Runs the stage over parsed files, reading and filling the per-file cache."""
+
+    def __init__(
+        self, cache: FileCache, hashes: dict[str, str], ner_model: str | None, force: bool = False
+    ) -> None:
+        self.cache = cache
+        self.hashes = hashes
+        self.ner_model = ner_model
+        self.ner_stage = f"ner:{ner_model}"
+        self.force = force
+        self.notices: list[str] = []
+        self._ner: NerModel | None = None
+        self._ner_tried = False
+
+    def _ner_model(self) -> NerModel | None:
+        """Load the spaCy pipeline on first need (most incremental runs never need it)."""
+        if not self._ner_tried:
+            self._ner_tried = True
+            self._ner, notice = NerModel.load(self.ner_model)
+            if notice:
+                self.notices.append(notice)
+        return self._ner
+
+    def _get(self, path: str, stage: str) -> object | None:
+        if self.force:
+            return None
+        return self.cache.get(path, stage, self.hashes[path], EXTRACT_VERSION)
+
+    def _put(self, path: str, stage: str, payload: object) -> None:
+        self.cache.put(path, stage, self.hashes[path], EXTRACT_VERSION, payload)
+
+    def times(self, pf: ParsedFile) -> dict[str, Dating]:
+        """Validity and mood per block id of one file (graphmem.extract.dating)."""
+        cached = self._get(pf.path, "times")
+        if cached is None:
+            language = file_language([b.text for b in pf.blocks], [b.heading for b in pf.blocks])
+            fallback = needs_fallback(language) and pf.day is not None
+            notice = fallback_notice(language) if fallback and language else None
+            if notice and notice not in self.notices:
+                self.notices.append(notice)  # once per language, not once per file
+            payload = {}
+            for block in pf.blocks:
+                extra = (
+                    fallback_times(block.text[:DATED_CHARS], pf.day, language)
+                    if fallback and language
+                    else []
+                )
+                dating = date_block(block.text, pf.day, block.kind, extra=extra)
+                payload[block.id] = [_iso(dating.valid_from), _iso(dating.valid_to), dating.mood]
+            self._put(pf.path, "times", payload)
+            cached = payload
+        assert isinstance(cached, dict)
+        return {bid: Dating(_day(v[0]), _day(v[1]), _mood(v[2])) for bid, v in cached.items()}
+
+    def ner_spans(
+        self, files: Sequence[ParsedFile], progress: Progress | None
+    ) -> dict[str, list[Mention]]:
+        """NER mentions per block id (empty when NER is off)."""
+        if self.ner_model is None:
+            self.notices.append(
+                "NER off (ner_model is none): entities come from names you declared"
+            )
+            return {}
+        out: dict[str, list[Mention]] = {}
+        todo: list[ParsedFile] = []
+        for pf in files:
+            cached = self._get(pf.path, self.ner_stage)
+            if cached is None:
+                todo.append(pf)
+                continue
+            assert isinstance(cached, dict)
+            out.update({bid: [_mention(r) for r in rows] for bid, rows in cached.items()})
+        blocks: list[tuple[ParsedFile, Block]] = [
+            (pf, b) for pf in todo for b in pf.blocks if not b.text.lstrip().startswith("```")
+        ]
+        if not todo:
+            return out
+        model = self._ner_model()
+        if model is None:
+            return out
+        texts = [b.text[:NER_MAX_CHARS] for _, b in blocks]
+        found: list[list[Mention]] = []
+        for start in range(0, len(texts), NER_STEP):  # steps, so the progress line moves
+            if progress:
+                progress("ner", start, len(texts))
+            found += model.extract_many(texts[start : start + NER_STEP])
+        per_file: dict[str, dict[str, list[list[object]]]] = {pf.path: {} for pf in todo}
+        for (pf, block), mentions in zip(blocks, found, strict=True):
+            if mentions:
+                out[block.id] = mentions
+                per_file[pf.path][block.id] = [_mention_json(m) for m in mentions]
+        for path, payload in per_file.items():
+            self._put(path, self.ner_stage, payload)
+        if progress:
+            progress("ner", len(texts), len(texts))
+        return out
+
+    def mentions(
+        self, pf: ParsedFile, gazetteer: Gazetteer, key: str, ner: dict[str, list[Mention]]
+    ) -> dict[str, list[Mention]]:
+        """Gazetteer + speaker + NER mentions per block id, cached per gazetteer."""
+        stage = f"mentions:{key}"
+        cached = self._get(pf.path, stage)
+        if cached is None:
+            payload = {}
+            for block in pf.blocks:
+                found = find_mentions(block.text, gazetteer, ner.get(block.id))
+                if found:
+                    payload[block.id] = [_mention_json(m) for m in found]
+            self._put(pf.path, stage, payload)
+            cached = payload
+        assert isinstance(cached, dict)
+        return {bid: [_mention(r) for r in rows] for bid, rows in cached.items()}
+
+
+@dataclass(frozen=True)
+class FileEntities:
+    """What one file contributes to the workspace's entity table (kept per file, so an
+    incremental index can recompute the table from the files it did not re-read)."""
+
+    path: str
+    page: EntityPage | None = None
+    #: Explicit ``@mention`` names as written, in order.
+    surfaces: tuple[str, ...] = ()
+    #: Chat speakers (slug, name as written), first line of each.
+    speakers: tuple[tuple[str, str], ...] = ()
+    #: NER names that look like names (slug, surface, label), in order.
+    ner: tuple[tuple[str, str, str | None], ...] = ()
+
+
+def file_entities(pf: ParsedFile, ner: dict[str, list[Mention]]) -> FileEntities:
+    """The entity names one parsed file declares, speaks or (per NER) mentions."""
+    spoken: dict[str, str] = {}
+    for block in pf.blocks:
+        for m in speakers(block.text):
+            slug = slugify(m.surface)
+            if slug:
+                spoken.setdefault(slug, m.surface)
+    return FileEntities(
+        path=pf.path,
+        page=pf.entity,
+        surfaces=tuple(name for block in pf.blocks for name in block.mentions),
+        speakers=tuple(spoken.items()),
+        ner=tuple(
+            (m.slug, m.surface, m.label)
+            for block in pf.blocks
+            for m in ner.get(block.id, ())
+            if _plausible_name(m.surface)
+        ),
+    )
+
+
+def entity_table(inputs: Sequence[FileEntities]) -> dict[str, EntityInfo]:
+    """The workspace's entities: bank pages, explicit ``@mentions``, chat speakers, and NER
+    names seen in two independent files. `inputs` come in file order."""
+    pages = [(fe.path, fe.page) for fe in inputs if fe.page is not None]
+    entities = declare(pages, (name for fe in inputs for name in fe.surfaces))
+    spoken: dict[str, str] = {}
+    for fe in inputs:
+        for slug, surface in fe.speakers:
+            spoken.setdefault(slug, surface)
+    if spoken:
+        gazetteer = Gazetteer.build(_known(entities))
+        for slug, surface in spoken.items():
+            if slug not in entities and gazetteer.resolve(surface) is None:
+                # a speaker is named by the line, so it counts as declared
+                entities[slug] = EntityInfo(slug, surface, kind="person", declared=True)
+    if not any(fe.ner for fe in inputs):
+        return entities
+    gazetteer = Gazetteer.build(_known(entities))
+    # NER names nobody declared: promoted after two independent files mention them.
+    candidates = [
+        (Mention(slug, surface, 0, 0, "ner", label), fe.path)
+        for fe in inputs
+        for slug, surface, label in fe.ner
+        if gazetteer.resolve(surface) is None
+    ]
+    aliases = page_aliases(page for _, page in pages)
+    for slug, promoted in promote_ner(candidates).items():
+        if slug not in entities and slug not in aliases:
+            entities[slug] = EntityInfo(slug, promoted.name, kind=promoted.kind, declared=False)
+    return entities
+
+
+def extract(
+    files: Sequence[ParsedFile], extractor: Extractor, progress: Progress | None = None
+) -> Extraction:
+    """Entities, mentions and validity for every block of `files`."""
+    ner_started = time.perf_counter()
+    ner = extractor.ner_spans(files, progress)
+    ner_seconds = time.perf_counter() - ner_started
+    inputs = [file_entities(pf, ner) for pf in files]
+    entities = entity_table(inputs)
+    extras = block_extras(files, extractor, entities, ner, progress)
+    return Extraction(
+        extras=extras,
+        entities=entities,
+        inputs=inputs,
+        notices=tuple(extractor.notices),
+        ner_seconds=ner_seconds,
+    )
+
+
+def block_extras(
+    files: Sequence[ParsedFile],
+    extractor: Extractor,
+    entities: dict[str, EntityInfo],
+    ner: dict[str, list[Mention]],
+    progress: Progress | None = None,
+    *,
+    narrow: bool = False,
+) -> dict[str, BlockExtras]:
+    """Mentions (against the entity table), validity and speaker of every block.
+
+    `narrow` (for a few files) builds the matcher from only the entities whose names could
+    occur in those files' text: compiling the whole table's pattern costs ~0.1 s at a few
+    hundred entities, and the matches are the same.
+    """
+    known = _known(entities)
+    key = _gazetteer_key(known)
+    if narrow:
+        letters = _letters(pf.blocks for pf in files)
+        known = [
+            k for k in known if any(_probe(n) in letters for n in (k.name, k.slug, *k.aliases))
+        ]
+    gazetteer = Gazetteer.build(known)
+    extras: dict[str, BlockExtras] = {}
+    for i, pf in enumerate(files):
+        if progress:
+            progress("extract", i, len(files))
+        times = extractor.times(pf)
+        file_mentions = extractor.mentions(pf, gazetteer, key, ner)
+        for block in pf.blocks:
+            found = tuple(m for m in file_mentions.get(block.id, ()) if m.slug in entities)
+            dating = times.get(block.id, Dating(pf.day, None))
+            spoken = next((m for m in found if m.source == "speaker"), None)
+            extras[block.id] = BlockExtras(
+                mentions=found,
+                valid_from=dating.valid_from,
+                valid_to=dating.valid_to,
+                speaker=spoken.surface if spoken else None,
+                mood=dating.mood,
+            )
+    if progress:
+        progress("extract", len(files), len(files))
+    return extras
+
+
+def _letters(blocks: Iterable[Sequence[Block]]) -> str:
+    """The letters and digits of the blocks' text (folded, and lower-cased), run together:
+    every way a name can match leaves its first run of letters somewhere in here."""
+    parts = []
+    for file_blocks in blocks:
+        for block in file_blocks:
+            for text in (fold(block.text), block.text.lower()):
+                parts.append("".join(ch for ch in text if ch.isalnum()))
+    return "\n".join(parts)
+
+
+def _probe(name: str) -> str:
+    """The first run of letters and digits of `name`, folded ("" if it has none)."""
+    run = ""
+    for ch in fold(name):
+        if ch.isalnum():
+            run += ch
+        elif run:
+            break
+    return run
+
+
+def _plausible_name(surface: str) -> bool:
+    """Keep NER's code-like and acronym guesses out of the entity table.
+
+    In technical logs the model tags error codes and acronyms (ECONNRESET, API, UI) and
+    host names (atlas.castle.lan) as ORG or PERSON; a declared name still matches them.
+    """
+    words = surface.split()
+    if len(words) == 1 and surface.isupper():
+        return False
+    return not any(ch in surface for ch in "./\\_=:#@<>{}[]()")
+
+
+def _iso(value: date | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def _day(value: str | None) -> date | None:
+    return date.fromisoformat(value) if value else None
+
+
+def _mood(value: object) -> Mood | None:
+    return "plan" if value == "plan" else "hypothetical" if value == "hypothetical" else None

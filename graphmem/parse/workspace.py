@@ -1,0 +1,124 @@
+"""Find and read the workspace's Markdown files, safely.
+
+Symlinks that leave the workspace are not followed, binary files are skipped, invalid UTF-8
+is decoded with replacement characters; each of these leaves a :class:`Notice`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from graphmem.config import MEMORY_DIR
+from graphmem.parse.blocks import Notice
+
+#: Top-level files that are indexed; everything else indexed lives in memory/ and bank/.
+TOP_FILES = {"memory.md", "soul.md"}
+TOP_DIRS = ("memory", "bank")
+_SNIFF = 8192
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """One file to index: its workspace-relative POSIX path, bytes' hash and size."""
+
+    path: str
+    abspath: Path
+    content_hash: str
+    size: int
+
+
+def _inside(root: Path, target: Path) -> bool:
+    try:
+        target.resolve().relative_to(root)
+    except (ValueError, OSError, RuntimeError):
+        return False
+    return True
+
+
+def discover(root: Path) -> tuple[list[SourceFile], list[Notice]]:
+    """Every indexable file under `root`, sorted by path, and notices about skipped ones."""
+    root = root.resolve()
+    found: list[tuple[Path, str]] = []
+    notices: list[Notice] = []
+    for entry in sorted(root.iterdir()) if root.is_dir() else []:
+        if entry.name.lower() not in TOP_FILES:
+            continue
+        if entry.is_symlink() and not _inside(root, entry):
+            # As under memory/ and bank/: a link out of the workspace is never followed.
+            notices.append(Notice(entry.name, 0, "symlink leaves the workspace; not followed"))
+        elif entry.is_file():
+            found.append((entry, entry.name))
+    # One set over the whole walk, holding the root itself: a link back to the root or to
+    # another indexed folder is a loop, not a second copy of the workspace.
+    root_stat = root.stat()
+    seen_dirs: set[tuple[int, int]] = {(root_stat.st_dev, root_stat.st_ino)}
+    for top in TOP_DIRS:
+        base = root / top
+        if not base.is_dir():
+            continue
+        for dirpath, dirnames, filenames in os.walk(base, followlinks=True):
+            here = Path(dirpath)
+            try:
+                st = here.stat()
+            except OSError:
+                dirnames[:] = []
+                continue
+            rel = here.relative_to(root).as_posix()
+            if (st.st_dev, st.st_ino) in seen_dirs or not _inside(root, here):
+                notices.append(
+                    Notice(rel, 0, "symlinked folder leaves the workspace or loops; not followed")
+                )
+                dirnames[:] = []
+                continue
+            seen_dirs.add((st.st_dev, st.st_ino))
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != MEMORY_DIR)
+            for name in sorted(filenames):
+                if name.startswith("."):
+                    continue
+                path = here / name
+                relp = f"{rel}/{name}"
+                if os.path.islink(path) and not _inside(root, path):
+                    notices.append(Notice(relp, 0, "symlink leaves the workspace; not followed"))
+                    continue
+                if not name.lower().endswith(".md"):
+                    notices.append(Notice(relp, 0, "not a Markdown file; skipped"))
+                    continue
+                found.append((path, relp))
+    files: list[SourceFile] = []
+    for path, rel in found:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            notices.append(Notice(rel, 0, f"cannot be read ({exc.strerror}); skipped"))
+            continue
+        files.append(SourceFile(rel, path, hashlib.sha256(data).hexdigest(), len(data)))
+    files.sort(key=lambda f: f.path)
+    return files, notices
+
+
+def read_text(source: SourceFile, large_file_bytes: int) -> tuple[str | None, list[Notice]]:
+    """The file's text, or None for a binary file, with notices about what was odd."""
+    data = source.abspath.read_bytes()
+    notices: list[Notice] = []
+    if b"\x00" in data[:_SNIFF]:
+        return None, [Notice(source.path, 0, "binary content (NUL bytes); skipped")]
+    if len(data) > large_file_bytes:
+        mib = len(data) / (1024 * 1024)
+        notices.append(
+            Notice(
+                source.path, 0, f"large file ({mib:.1f} MiB); indexed, but consider splitting it"
+            )
+        )
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8"), notices
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        notices.append(
+            Notice(source.path, line, "invalid UTF-8; decoded with replacement characters (U+FFFD)")
+        )
+        return data.decode("utf-8", errors="replace"), notices

@@ -1,0 +1,234 @@
+"""Entity cards and timelines: everything the graph knows about one entity, cited."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from graphmem.errors import GraphmemError
+from graphmem.recall.lookups import entity_gazetteer, rows_by_ids
+from graphmem.recall.packets import source_ref, timestamp
+from graphmem.store.db import Graph
+
+EARLIEST = date(1, 1, 1)
+LATEST = date(9999, 12, 31)
+
+
+class UnknownEntityError(GraphmemError):
+    """No entity by that name, slug or alias."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """One cited statement on a card or a timeline."""
+
+    id: str
+    kind: str
+    text: str
+    source: str
+    when: str | None
+    confidence: float | None = None
+    note: str | None = None  # e.g. "superseded 2025-11-15 by ... (lives-in: Lisbon -> Porto)"
+    evidence: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (empty optional fields left out)."""
+        out: dict[str, Any] = {
+            "id": self.id,
+            "kind": self.kind,
+            "text": self.text,
+            "source": self.source,
+            "when": self.when,
+        }
+        if self.confidence is not None:
+            out["confidence"] = self.confidence
+        if self.note:
+            out["note"] = self.note
+        if self.evidence:
+            out["evidence"] = list(self.evidence)
+        return out
+
+
+@dataclass(frozen=True)
+class EntityCard:
+    """What ``graphmem about NAME`` shows."""
+
+    slug: str
+    name: str
+    kind: str | None
+    aliases: tuple[str, ...]
+    page: str | None
+    mentions: int
+    first_seen: date | None
+    last_seen: date | None
+    current: tuple[Line, ...] = ()
+    history: tuple[Line, ...] = ()
+    opinions: tuple[Line, ...] = ()
+    recent: tuple[Line, ...] = ()
+    related: tuple[tuple[str, str, int], ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "slug": self.slug,
+            "name": self.name,
+            "kind": self.kind,
+            "aliases": list(self.aliases),
+            "page": self.page,
+            "mentions": self.mentions,
+            "first_seen": self.first_seen.isoformat() if self.first_seen else None,
+            "last_seen": self.last_seen.isoformat() if self.last_seen else None,
+            "current_facts": [x.to_dict() for x in self.current],
+            "superseded_facts": [x.to_dict() for x in self.history],
+            "opinions": [x.to_dict() for x in self.opinions],
+            "recent": [x.to_dict() for x in self.recent],
+            "related": [{"slug": s, "name": n, "together": c} for s, n, c in self.related],
+        }
+
+
+def resolve_entity(graph: Graph, name: str) -> dict[str, Any]:
+    """The entity row for a name, slug or alias (``Pete``, ``@Peter``, ``peter``)."""
+    rows = graph.run("entity/list").dicts()
+    slug = entity_gazetteer(rows).resolve(name.lstrip("@"))
+    by_slug = {r["slug"]: r for r in rows}
+    if slug is None or slug not in by_slug:
+        near = sorted(r["name"] for r in rows if name.lower()[:3] in r["name"].lower())[:5]
+        hint = f"did you mean {', '.join(near)}?" if near else "see `graphmem entities`"
+        raise UnknownEntityError(f"no entity named {name!r}", hint=hint)
+    return by_slug[slug]
+
+
+def _rows_by_id(graph: Graph, ids: list[str]) -> dict[str, tuple[str, dict[str, Any]]]:
+    return {row["id"]: (table, row) for table, row in rows_by_ids(graph, ids)}
+
+
+def _line(
+    table: str, row: dict[str, Any], note: str | None = None, evidence: tuple[str, ...] = ()
+) -> Line:
+    kind = {"Opinion": "opinion", "Passage": "log"}.get(table) or str(row.get("kind"))
+    return Line(
+        id=row["id"],
+        kind=kind,
+        text=str(row.get("text") or ""),
+        source=source_ref(row["path"], row["line_start"], row["line_end"]),
+        when=timestamp(row.get("day"), row.get("valid_from"), row.get("valid_to")),
+        confidence=row.get("confidence"),
+        note=note,
+        evidence=evidence,
+    )
+
+
+def entity_card(
+    graph: Graph, name: str, recent: int = 8, related: int = 8, now: date | None = None
+) -> EntityCard:
+    """Aliases, current facts, superseded history, opinions with confidence and evidence,
+    recent events and related entities of one entity.
+
+    With `now`, current facts are only what holds then (graphmem.extract.aspect): a state, not a
+    trip, a one-off happening or a plan, begun by `now` and not ended before it; the rest
+    is in the entity's timeline. Without it, every fact nothing superseded is listed."""
+    ent = resolve_entity(graph, name)
+    slug = ent["slug"]
+    superseded = {r["id"]: r for r in graph.run("about/superseded", slug=slug).dicts()}
+    facts = graph.run("entity/facts", slug=slug).dicts()
+    fact_rows = _rows_by_id(graph, [f["id"] for f in facts])
+    current = [
+        _line(*fact_rows[f["id"]])
+        for f in facts
+        if f["id"] not in superseded
+        and f["kind"] != "experience"
+        and f["id"] in fact_rows
+        and (now is None or holds_at(fact_rows[f["id"]][1], now))
+    ]
+    newer_rows = _rows_by_id(graph, sorted({r["newer_id"] for r in superseded.values()}))
+
+    def cite(i: str) -> str:  # a person reads these: path#Lx-Ly, never an internal id
+        if i not in newer_rows:
+            return "a newer fact"
+        row = newer_rows[i][1]
+        return source_ref(row["path"], row["line_start"], row["line_end"])
+
+    history = [
+        _line(
+            "Fact",
+            {**fact_rows[i][1]},
+            note=f"superseded {r['day']} by {cite(r['newer_id'])} ({r['cue']})",
+        )
+        for i, r in superseded.items()
+        if i in fact_rows
+    ]
+    opinion_ids = [o["id"] for o in graph.run("entity/opinions", slug=slug).dicts()]
+    evidence: dict[str, list[str]] = {i: [] for i in opinion_ids}
+    if opinion_ids:
+        found = graph.run("recall/opinion_evidence", ids=opinion_ids).rows
+        passages = graph.run("recall/evidence", ids=opinion_ids).rows
+        where = _rows_by_id(graph, sorted({r[1] for r in found} | {r[1] for r in passages}))
+
+        def ref(i: str) -> str:
+            row = where[i][1] if i in where else None
+            return source_ref(row["path"], row["line_start"], row["line_end"]) if row else "?"
+
+        for op, ev, relation, weight, day in found:
+            evidence[op].append(f"{relation.lower()} {ref(ev)} ({weight:+.2f}, {day})")
+        for claim, passage, how in passages:
+            if claim in evidence:
+                evidence[claim].append(f"{how} {ref(passage)}")
+    op_rows = _rows_by_id(graph, opinion_ids)
+    opinions = [
+        _line(*op_rows[i], evidence=tuple(evidence[i])) for i in opinion_ids if i in op_rows
+    ]
+    recent_ids = [r["id"] for r in graph.run("about/recent", slug=slug, limit=recent).dicts()]
+    recent_rows = _rows_by_id(graph, recent_ids)
+    return EntityCard(
+        slug=slug,
+        name=ent["name"],
+        kind=ent["kind"],
+        aliases=tuple(ent["aliases"] or ()),
+        page=ent["page"],
+        mentions=int(ent["mentions"] or 0),
+        first_seen=ent["first_seen"],
+        last_seen=ent["last_seen"],
+        current=tuple(current),
+        history=tuple(history),
+        opinions=tuple(opinions),
+        recent=tuple(_line(*recent_rows[i]) for i in recent_ids if i in recent_rows),
+        related=tuple(
+            (r["slug"], r["name"], int(r["together"]))
+            for r in graph.run("about/related", slug=slug, limit=related).dicts()
+        ),
+    )
+
+
+def holds_at(row: dict[str, Any], now: date) -> bool:
+    """Does this fact state something true at `now`? A state (not an event, a trip or a
+    plan: graphmem.extract.aspect) whose validity has begun by `now` and not ended before it;
+    observations dated to a day are what happened then."""
+    from graphmem.extract.aspect import aspect, start_day
+
+    text, day = str(row.get("text") or ""), row.get("day")
+    start, end = row.get("valid_from"), row.get("valid_to")
+    if (start is not None and start > now) or (end is not None and end < now):
+        return False
+    if start is not None and start == end:
+        return False  # one day: an event
+    if row.get("kind") == "observation" and day is not None:
+        return False
+    begins = start_day(text, day)
+    return aspect(text, day) == "state" and (begins is None or begins <= now)
+
+
+def timeline(
+    graph: Graph, name: str, since: date | None = None, until: date | None = None, limit: int = 500
+) -> tuple[dict[str, Any], list[Line]]:
+    """Every dated statement that mentions the entity, oldest first."""
+    ent = resolve_entity(graph, name)
+    rows = graph.run(
+        "about/timeline",
+        slug=ent["slug"],
+        since=since or EARLIEST,
+        until=until or LATEST,
+        limit=limit,
+    ).dicts()
+    by_id = _rows_by_id(graph, [r["id"] for r in rows])
+    return ent, [_line(*by_id[r["id"]]) for r in rows if r["id"] in by_id]

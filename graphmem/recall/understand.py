@@ -1,0 +1,103 @@
+"""Query understanding without an LLM: which entities, which time, which kind of memory.
+
+The question's entities come from the same gazetteer as extraction (so aliases work); its
+time from the same time grammar (relative to `now`); kind hints from a few cue words.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from graphmem.extract.entities import Gazetteer, Mention
+from graphmem.extract.stopwords import ENGLISH
+from graphmem.extract.timex import TimeSpan, extract_times, question_time
+
+_OPINION_CUES = re.compile(
+    r"\b(prefers?|preferred|preference|likes?|loves?|hates?|dislikes?|think|thinks|opinions?|"
+    r"believes?|feel about|feels about|favou?rite|enjoys?|sure|confident|"
+    r"préfère|aime|acha|gosta|prefere)\b",
+    re.IGNORECASE,
+)
+_EXPERIENCE_CUES = re.compile(
+    r"\b(did|have|had)\s+(i|we)\b|\bwhat did (i|we)\b|\b(i|we)\s+(did|fixed|set up|built|tried)\b",
+    re.IGNORECASE,
+)
+#: The question asks about the present: what superseded or overtaken lines said is stale.
+PRESENT_CUES = re.compile(
+    r"\b(now|currently|current|right now|these days|still|today|anymore|any more|"
+    r"maintenant|actuel\w*|aujourd['’]hui|agora|atual\w*|actualmente|ahora|jetzt|aktuell|"
+    r"derzeit|heute)\b|现在|目前|如今",
+    re.IGNORECASE,
+)
+_POSSESSIVE = re.compile(r"['’]s?(?!\w)")
+_WORD = re.compile(r"[^\W_]+")
+
+
+@dataclass(frozen=True)
+class QueryPlan:
+    """What recall understood of a question."""
+
+    question: str
+    entities: tuple[str, ...]
+    time: TimeSpan | None
+    kinds: frozenset[str]
+    #: The question without the entities' names: what it asks about them (see :func:`topic`).
+    topic: str = ""
+    #: The question without its time phrases, for the lexical channel: the time it names is
+    #: a filter on dates ("in April 2026"), not words the answer has to contain.
+    words: str = ""
+    #: The question asks what is true now ("now", "currently", "jetzt", "现在").
+    present: bool = False
+
+
+def topic(question: str, mentions: list[Mention]) -> str:
+    """`question` with the named entities (and their possessive ``'s``) cut out.
+
+    What a question asks about someone is its topic; the name only says whose lines to
+    prefer, which the entity and speaker boosts already do. Embedded with the name, a
+    short question sits near every short line that names that person, whatever it says.
+    The question itself when no content word would be left ("Who is Caroline?").
+    """
+    out = question
+    for m in sorted(mentions, key=lambda m: m.start, reverse=True):
+        rest = out[m.end :]
+        rest = _POSSESSIVE.sub("", rest, count=1) if _POSSESSIVE.match(rest) else rest
+        out = out[: m.start] + rest
+    out = " ".join(out.split())
+    if not any(w.casefold() not in ENGLISH for w in _WORD.findall(out)):
+        return question
+    return out
+
+
+def without_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` with the character ranges `spans` cut out (whitespace collapsed)."""
+    out = text
+    for start, end in sorted(spans, reverse=True):
+        out = out[:start] + " " + out[end:]
+    return " ".join(out.split())
+
+
+def understand(question: str, gazetteer: Gazetteer, now: date) -> QueryPlan:
+    """Entities, time constraint and kind hints stated in `question`."""
+    times = [(t.char_start, t.char_end) for t in extract_times(question, now)]
+    timeless = without_spans(question, times) if times else question
+    if not any(w.casefold() not in ENGLISH for w in _WORD.findall(timeless)):
+        timeless = question  # "What happened in April?": the time is all there is
+    mentions = gazetteer.find(timeless)
+    slugs = tuple(dict.fromkeys(m.slug for m in mentions))
+    kinds: set[str] = set()
+    if _OPINION_CUES.search(question):
+        kinds.add("opinion")
+    if _EXPERIENCE_CUES.search(question):
+        kinds.add("experience")
+    return QueryPlan(
+        question=question,
+        entities=slugs,
+        time=question_time(question, now),
+        kinds=frozenset(kinds),
+        topic=topic(timeless, mentions),
+        words=timeless,
+        present=PRESENT_CUES.search(question) is not None,
+    )

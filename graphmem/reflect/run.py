@@ -1,0 +1,153 @@
+"""Reflect: what the evidence of a window did to beliefs, and the bank pages regenerated.
+
+Opinion evolution itself is part of every index (graphmem.compile.opinions, applied in compile): it
+is a pure function of everything the Markdown says, so it is idempotent and the same
+evidence never counts twice. Reflect reports the moves whose evidence falls in the window,
+and rewrites the generated parts of ``bank/`` (hand edits outside the markers are kept).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from graphmem.config import Settings
+from graphmem.index.build import IndexReport, index_workspace
+from graphmem.recall.packets import source_ref
+from graphmem.reflect.bank import PageChange, regenerate
+from graphmem.store.current import open_graph
+from graphmem.store.db import Graph
+
+
+@dataclass(frozen=True)
+class OpinionView:
+    """One opinion as ``graphmem opinions`` shows it."""
+
+    id: str
+    statement: str
+    entities: tuple[str, ...]
+    confidence: float
+    stated: float | None
+    last_updated: date | None
+    superseded_by: str | None
+    source: str
+    supports: tuple[str, ...] = ()
+    contradicts: tuple[str, ...] = ()
+    history: tuple[dict[str, Any], ...] = ()
+    #: "" (open), confirmed, refuted, retracted, revoked, superseded or reinforced.
+    status: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "id": self.id,
+            "statement": self.statement,
+            "entities": list(self.entities),
+            "confidence": self.confidence,
+            "stated_confidence": self.stated,
+            "last_updated": self.last_updated.isoformat() if self.last_updated else None,
+            "superseded_by": self.superseded_by,
+            "status": self.status or None,
+            "confirmed": self.status == "confirmed",
+            "source": self.source,
+            "evidence_for": list(self.supports),
+            "evidence_against": list(self.contradicts),
+            "history": list(self.history),
+        }
+
+
+def opinions(graph: Graph, entity: str | None = None) -> list[OpinionView]:
+    """Every opinion (or those about one entity) with evidence for and against and history."""
+    slug = None
+    if entity is not None:
+        from graphmem.recall.about import resolve_entity
+
+        slug = resolve_entity(graph, entity)["slug"]
+    rows = graph.run("reflect/opinions").dicts()
+    about: dict[str, list[str]] = {}
+    slugs: dict[str, set[str]] = {}
+    for row in graph.run("reflect/opinion_entities").dicts():
+        about.setdefault(row["id"], []).append(row["name"])
+        slugs.setdefault(row["id"], set()).add(row["slug"])
+    ids = [r["id"] for r in rows if slug is None or slug in slugs.get(r["id"], set())]
+    sources = {
+        r["id"]: source_ref(r["path"], r["line_start"], r["line_end"])
+        for r in graph.run("reflect/claim_sources").dicts()
+    }
+    newer = {r["older"]: r["newer"] for r in graph.run("reflect/opinion_supersedes").dicts()}
+    out = []
+    wanted = set(ids)
+    for row in rows:
+        if row["id"] not in wanted:
+            continue
+        history = tuple(json.loads(row["history"])) if row["history"] else ()
+        status, ended_by = "", None
+        evidence: dict[str, list[str]] = {"supports": [], "contradicts": []}
+        for move in history:
+            where = move.get("source") or sources.get(move["evidence"], "")
+            move["source"] = where
+            delta = move["new"] - move["old"]
+            evidence[move["relation"]].append(
+                f"{where} ({delta:+.2f}, {move.get('day') or 'undated'}: {move['reason']})"
+            )
+            if move.get("ending"):
+                status, ended_by = move["ending"], where
+        replaced = newer.get(row["id"])
+        superseded_by = sources.get(replaced, "") if replaced else None
+        if status in ("superseded", "revoked", "retracted"):
+            superseded_by = superseded_by or ended_by
+        if status == "" and row["superseded"]:
+            status = "superseded"
+        out.append(
+            OpinionView(
+                id=row["id"],
+                statement=row["statement"],
+                entities=tuple(about.get(row["id"], ())),
+                confidence=row["confidence"],
+                stated=row["stated_confidence"],
+                last_updated=row["last_updated"],
+                superseded_by=superseded_by,
+                source=source_ref(row["path"], row["line_start"], row["line_end"]),
+                supports=tuple(evidence["supports"]),
+                contradicts=tuple(evidence["contradicts"]),
+                history=tuple({k: v for k, v in m.items() if k != "evidence"} for m in history),
+                status=status,
+            )
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class ReflectReport:
+    """What reflect found and changed."""
+
+    since: date
+    now: date
+    moves: list[tuple[OpinionView, dict[str, Any]]] = field(default_factory=list)
+    pages: list[PageChange] = field(default_factory=list)
+    index: IndexReport | None = None
+    dry_run: bool = False
+
+
+def reflect(settings: Settings, since: date, now: date, *, dry_run: bool = False) -> ReflectReport:
+    """Index, report the confidence moves whose evidence is dated in [since, now] (or is
+    curated, undated text), and
+    regenerate the bank pages (unless `dry_run`), then index again so the pages' own
+    sources are current."""
+    index_workspace(settings)
+    with open_graph(settings) as graph:
+        views = opinions(graph)
+        moves = [
+            (view, move)
+            for view in views
+            for move in view.history
+            # undated moves come from curated text (an entity page, memory.md), read as of now
+            if not move.get("day") or since.isoformat() <= move["day"] <= now.isoformat()
+        ]
+        pages = regenerate(graph, settings.workspace, dry_run=dry_run, now=now)
+    report = None if dry_run else index_workspace(settings)
+    return ReflectReport(
+        since=since, now=now, moves=moves, pages=pages, index=report, dry_run=dry_run
+    )

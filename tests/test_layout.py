@@ -1,0 +1,80 @@
+"""The package's layout shows the pipeline, and its layers hold: only the database layer
+imports Kùzu, only the command line imports Typer, and a stage imports only the stages
+before it: store (the database, schema, queries, caches: what every stage stands on) →
+parse → extract → compile → search → index → recall → reflect, and the surfaces (CLI,
+MCP, the library's Memory, retain, watch, export) at the top level."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "graphmem"
+STAGES = ["store", "parse", "extract", "compile", "search", "index", "recall", "reflect"]
+#: Imports that go against the order, each with why; a new one fails the test.
+KNOWN_BACKWARDS = {
+    # What extraction yields per block is declared with the compiled rows' types
+    # (BlockExtras, EntityInfo, declare, page_aliases).
+    ("extract/stage.py", "graphmem.compile.rows"),
+}
+
+
+def _imports(path: Path) -> list[tuple[str, bool]]:
+    """(module, at top level) for each ``import``/``from`` in a file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    top = {id(node) for node in tree.body}
+    found: list[tuple[str, bool]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, id(node) in top) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module == "graphmem":
+                found += [(f"graphmem.{a.name}", id(node) in top) for a in node.names]
+            else:
+                found.append((node.module, id(node) in top))
+    return found
+
+
+def _modules() -> list[Path]:
+    return sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def test_only_the_database_layer_imports_kuzu_and_only_the_cli_imports_typer() -> None:
+    kuzu, typer = set(), set()
+    for path in _modules():
+        for module, _ in _imports(path):
+            root = module.split(".")[0]
+            if root == "kuzu":
+                kuzu.add(path.relative_to(PACKAGE).as_posix())
+            if root in ("typer", "click"):
+                typer.add(path.relative_to(PACKAGE).as_posix())
+    assert kuzu == {"store/db.py"}
+    assert typer == {"cli.py"}
+
+
+def test_each_stage_imports_only_the_stages_before_it() -> None:
+    backwards = set()
+    for path in _modules():
+        rel = path.relative_to(PACKAGE)
+        if len(rel.parts) < 2 or rel.parts[0] not in STAGES:
+            continue
+        mine = STAGES.index(rel.parts[0])
+        for module, _ in _imports(path):
+            parts = module.split(".")
+            if parts[0] != "graphmem" or len(parts) < 2:
+                continue
+            if parts[1] not in STAGES:  # a surface (api, config, errors): config and
+                if parts[1] not in ("config", "errors", "__version__"):  # errors are shared
+                    backwards.add((rel.as_posix(), module))
+                continue
+            if STAGES.index(parts[1]) > mine:
+                backwards.add((rel.as_posix(), module))
+    assert backwards <= KNOWN_BACKWARDS, sorted(backwards - KNOWN_BACKWARDS)
+
+
+def test_every_stage_is_a_package_with_a_docstring() -> None:
+    for stage in STAGES:
+        init = PACKAGE / stage / "__init__.py"
+        assert ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))), stage
+    flat = [p.name for p in PACKAGE.glob("*.py")]
+    assert len(flat) <= 16, flat  # the surfaces; the pipeline lives in its stages
