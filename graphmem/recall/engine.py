@@ -307,10 +307,7 @@ class Recaller:
             entity: list[tuple[str, float]] = []
             seen: set[str] = set()
             for slug in plan.entities:
-                rows = self.graph.run(
-                    "recall/entity_items", slugs=[slug], limit=cfg.per_entity_cap
-                ).rows
-                for item_id, _, _ in rows:
+                for item_id, _, _ in self._items_of(slug, cfg.per_entity_cap):
                     if item_id not in seen:
                         seen.add(item_id)
                         entity.append((item_id, 1.0))
@@ -318,10 +315,7 @@ class Recaller:
         if plan.entities and cfg.weights.get("subject", 0) > 0:
             about: dict[str, float] = {}
             for slug in plan.entities:
-                rows = self.graph.run(
-                    "recall/subject_items", slugs=[slug], limit=cfg.subject_k
-                ).rows
-                for item_id, _, _ in rows:
+                for item_id, _, _ in self._items_of(slug, cfg.subject_k, about=True):
                     about.setdefault(item_id, 1.0)
             channels["subject"] = list(about.items())
         if current and cfg.weights.get("current", 0) > 0:
@@ -445,6 +439,19 @@ class Recaller:
         if self.projection.available:
             return self.projection.rows(ids)
         return rows_by_ids(self.graph, ids)
+
+    def _items_of(self, slug: str, limit: int, about: bool = False) -> list[Any]:
+        """Items naming an entity (`about`: those about it: bullets whose subject it is,
+        lines of its page), newest first. Kùzu 0.11.3 answers the multi-label match of
+        recall/subject_items with a fact twice in place of an opinion; the projection
+        does not."""
+        if self.projection.by_entity:
+            if about:
+                tables, hows = ("Fact", "Opinion", "Passage"), ("subject", "page")
+                return self.projection.items_of([slug], limit, tables=tables, hows=hows)
+            return self.projection.items_of([slug], limit, tables=("Fact", "Opinion"))
+        query = "recall/subject_items" if about else "recall/entity_items"
+        return self.graph.run(query, slugs=[slug], limit=limit).rows
 
     def _mentions(self, ids: list[str]) -> list[Any]:
         if self.projection.available:

@@ -28,6 +28,7 @@ _SCHEMA = """
 CREATE TABLE node_rows (id TEXT PRIMARY KEY, tbl TEXT NOT NULL, row TEXT NOT NULL);
 CREATE TABLE node_mentions (id TEXT NOT NULL, slug TEXT NOT NULL, name TEXT, how TEXT);
 CREATE INDEX node_mentions_id ON node_mentions (id);
+CREATE INDEX node_mentions_slug ON node_mentions (slug);
 CREATE TABLE next_pairs (a TEXT NOT NULL, b TEXT NOT NULL);
 CREATE INDEX next_pairs_a ON next_pairs (a);
 CREATE INDEX next_pairs_b ON next_pairs (b);
@@ -125,6 +126,9 @@ class Projection:
         self.conn = conn
         #: False for an index built before the projection existed (recall then asks Kùzu).
         self.available = has_table(conn, "node_rows")
+        #: Whether items can be looked up by entity (an index built since
+        #: node_mentions_slug; before, a scan of every mention: Kùzu answers instead).
+        self.by_entity = self.available and has_table(conn, "node_mentions_slug", "index")
 
     def _each(self, sql: str, ids: Sequence[str], repeat: int = 1) -> Iterable[tuple[Any, ...]]:
         unique = list(dict.fromkeys(ids))
@@ -149,6 +153,24 @@ class Projection:
         return list(
             self._each("SELECT id, slug, name, how FROM node_mentions WHERE id IN ({marks})", ids)
         )
+
+    def items_of(
+        self, slugs: Sequence[str], limit: int, *, tables: Sequence[str], hows: Sequence[str] = ()
+    ) -> list[tuple[str, str, date | None]]:
+        """(id, slug, day) of the items of `tables` that mention any of `slugs` (only by
+        `hows`, when given), undated first (as Kùzu orders a null), then newest first, at most `limit` rows: the
+        queries recall/entity_items and recall/subject_items, on the projection."""
+        where = [f"m.slug IN ({','.join('?' * len(slugs))})"]
+        where.append(f"r.tbl IN ({','.join('?' * len(tables))})")
+        if hows:
+            where.append(f"m.how IN ({','.join('?' * len(hows))})")
+        sql = (
+            "SELECT m.id, m.slug, json_extract(r.row, '$.day') AS day FROM node_mentions m"
+            f" JOIN node_rows r ON r.id = m.id WHERE {' AND '.join(where)}"
+            " ORDER BY day IS NOT NULL, day DESC, m.id LIMIT ?"
+        )
+        rows = self.conn.execute(sql, [*slugs, *tables, *hows, limit]).fetchall()
+        return [(i, slug, date.fromisoformat(d) if d else None) for i, slug, d in rows]
 
     def neighbors(self, ids: Sequence[str]) -> list[tuple[str, str]]:
         """(id, neighbour) for the passages just before and after those passages."""

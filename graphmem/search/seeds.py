@@ -139,10 +139,11 @@ def connect(path: str | Path, *, readonly: bool = False) -> sqlite3.Connection:
     return conn  # type: ignore[no-any-return]
 
 
-def has_table(conn: sqlite3.Connection, name: str) -> bool:
-    """Does the database on `conn` have a table called `name`? (Older indexes lack some.)"""
+def has_table(conn: sqlite3.Connection, name: str, kind: str = "table") -> bool:
+    """Does the database on `conn` have a table (or another `kind` of object: "index")
+    called `name`? (Older indexes lack some.)"""
     found = conn.execute(
-        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
+        "SELECT count(*) FROM sqlite_master WHERE type = ? AND name = ?", (kind, name)
     ).fetchone()[0]
     return bool(found)
 
