@@ -7,6 +7,7 @@ with an explicit buffer pool (Kùzu's default reserves ~80% of RAM) and a bounde
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -125,7 +126,11 @@ class Graph:
         prepared = self._prepared.get(name)
         if prepared is None:
             try:
-                prepared = self._conn.prepare(query.text)
+                with warnings.catch_warnings():
+                    # 0.11.3 (the last release: Kùzu is archived) deprecates a separate
+                    # prepare in favour of execute(), which plans the query every time.
+                    warnings.simplefilter("ignore", DeprecationWarning)
+                    prepared = self._conn.prepare(query.text)
             except RuntimeError as exc:
                 raise QueryError(f"{name}: {exc}") from None
             if not prepared.is_success():
