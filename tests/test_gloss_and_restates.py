@@ -305,3 +305,40 @@ def test_a_second_part_asking_about_now_gets_what_holds_now_about_the_first_answ
     assert promoted in top and "memory/2026-04-28.md#L5" not in top  # a trip holds no more
     assert any(v == "current#1" for v in got.packets[top.index(promoted)].via)
     assert all("current#1" not in p.via for p in plain.packets)  # without "now": no channel
+
+
+def test_a_why_question_asks_about_what_its_first_answers_name(
+    make_workspace: WriteFiles,
+) -> None:
+    """ "Why is Tidepool's retry budget 8?": the best answer says the value came from
+    Sluice, so Sluice's own lines (the reason, in words the question does not use) gain
+    the boosts of lines about a named entity in a second pass."""
+    files = {
+        "bank/entities/Tidepool.md": "# Tidepool\nKind: project\n",
+        "bank/entities/Sluice.md": "# Sluice\nKind: project\n",
+        "memory/2026-04-17.md": """
+            # 2026-04-17
+
+            ## Retain
+            - W @Sluice: Raised after the April load test, since the warehouse throttles in long bursts.
+            """,
+        "memory/2026-06-05.md": """
+            # 2026-06-05
+
+            ## Retain
+            - W @Tidepool: Retry budget set to 8, copied from @Sluice.
+            - W @Tidepool: Staging cluster of three brokers.
+            """,
+    }
+    s = settings_for(make_workspace(files))
+    index_workspace(s)
+    question = "Why is Tidepool's retry budget 8?"
+    now = date(2026, 6, 12)
+    with Recaller(s) as r:
+        got = r.recall(question, RecallOptions(k=5, now=now))
+        one = r.recall(question, RecallOptions(k=5, now=now, config=RecallConfig(second_hop=False)))
+    assert "sluice" in got.entities and "sluice" not in one.entities
+    reason = "memory/2026-04-17.md#L4"
+    after = {p.source: p.score for p in got.packets}.get(reason, 0.0)
+    before = {p.source: p.score for p in one.packets}.get(reason, 0.0)
+    assert after > 1.5 * before

@@ -702,10 +702,12 @@ PAST_GRACE_DAYS = 14
 #: every entity is named by a large share.
 HUB_MIN_ITEMS = 50
 #: A question in two parts whose second asks about what the first finds ("who reviewed
-#: X, and what is that person's position now?", "whose husband …, and what came of it?").
+#: X, and what is that person's position now?", "whose husband …, and what came of it?"),
+#: or a reason question: why a value is what it is is often told where the entity the
+#: first answers name (the project a setting was brought from) is the subject.
 _TWO_PART = re.compile(
     r",? and (what|which|who|whom|where|when|how|why|is|was|does|did|has)\b|"
-    r"\b(that person|this person|whose)\b",
+    r"\b(that person|this person|whose)\b|^\s*why\b",
     re.IGNORECASE,
 )
 #: A page's metadata line ("Aliases: …", "Kind: person"), which defines nothing.
