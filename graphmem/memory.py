@@ -44,6 +44,7 @@ from graphmem.recall import KINDS, Recaller, RecallOptions
 from graphmem.recall_config import RecallConfig
 from graphmem.store import Store
 from graphmem.timex import parse_window
+from graphmem.understand import clip_question
 from graphmem.workspace import discover
 
 if TYPE_CHECKING:
@@ -338,6 +339,7 @@ class Memory:
             raise ArgumentError("k", f"k must be at least 1, not {k}")
         if budget is not None and budget < 1:
             raise ArgumentError("budget", f"budget must be at least 1 token, not {budget}")
+        question, clipped = clip_question(question)
         kinds = frozenset([kind] if isinstance(kind, str) else kind) if kind else None
         if kinds and not kinds <= set(KINDS):
             bad = ", ".join(sorted(kinds - set(KINDS)))
@@ -357,6 +359,7 @@ class Memory:
             )
             result = self._reader().recall(question, options)
             notices, self._notices = (*self._notices, *result.notices), []
+            notices += (clipped,) if clipped else ()
             return RecallResult(
                 packets=result.packets,
                 entities=result.entities,
