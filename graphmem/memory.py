@@ -42,6 +42,7 @@ from graphmem.recall.about import timeline as entity_timeline
 from graphmem.recall.config import RecallConfig
 from graphmem.recall.engine import KINDS, Recaller, RecallOptions
 from graphmem.recall.packets import Packet, RecallResult
+from graphmem.recall.understand import clip_question
 from graphmem.store.layout import Store
 from graphmem.store.queries import get as get_query
 from graphmem.store.queries import parameters
@@ -338,6 +339,7 @@ class Memory:
             raise ArgumentError("k", f"k must be at least 1, not {k}")
         if budget is not None and budget < 1:
             raise ArgumentError("budget", f"budget must be at least 1 token, not {budget}")
+        question, clipped = clip_question(question)
         kinds = frozenset([kind] if isinstance(kind, str) else kind) if kind else None
         if kinds and not kinds <= set(KINDS):
             bad = ", ".join(sorted(kinds - set(KINDS)))
@@ -357,6 +359,7 @@ class Memory:
             )
             result = self._reader().recall(question, options)
             notices, self._notices = (*self._notices, *result.notices), []
+            notices += (clipped,) if clipped else ()
             return RecallResult(
                 packets=result.packets,
                 entities=result.entities,

@@ -50,3 +50,9 @@ def sample(tmp_path: Path) -> Path:
     dest = tmp_path / "sample"
     shutil.copytree(FIXTURES / "sample", dest, ignore=shutil.ignore_patterns(".memory"))
     return dest
+
+
+def italian_log(lines: int) -> str:
+    """A daily log of `lines` short Italian list items, each dated "ieri" (the day before)
+    by dateparser alone: the time grammar does not read Italian (graphmem.extract.timex_fallback)."""
+    return "".join(f"- ieri sono andato con Marco al mare, giro {i}.\n" for i in range(lines))

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import pytest
-from conftest import WriteFiles, settings_for
+from conftest import WriteFiles, italian_log, settings_for
+from typer.testing import CliRunner
 
 from graphmem.api import open_graph, status
+from graphmem.cli import app
 from graphmem.errors import IndexLockedError, NotIndexedError, WorkspaceError
+from graphmem.extract import timex_fallback
 from graphmem.index.build import index_workspace
 from graphmem.store.layout import Store
 
@@ -17,6 +21,12 @@ FILES: dict[str, str | bytes] = {
     "bank/entities/Peter.md": "# Peter\nAliases: Pete\n\nA developer.\n",
     "memory/2025-11-01.md": "# Sat\n\nCoffee with @Andy.\n\n## Retain\n- W @Andy: Works at Acme\n",
     "memory/2025-11-02.md": "# Sun\n\nHiked with @Marta.\n\n## Retain\n- O(c=0.8) @Marta: Likes hiking\n",
+}
+
+CLI_ENV = {
+    "GRAPHMEM_NER_MODEL": "none",
+    "GRAPHMEM_EMBED_MODEL": "none",
+    "GRAPHMEM_BUFFER_POOL_MB": "64",
 }
 
 
@@ -143,6 +153,48 @@ def test_warnings_of_the_last_index_are_kept_for_status(make_workspace: WriteFil
     assert "memory/2025-09-31.md:2: confidence 1.7 is outside [0, 1]; clamped to 1.0" in messages
     (root / "memory/2025-11-01.md").write_text("changed")
     assert status(settings_for(root)).stale == ("memory/2025-11-01.md",)
+
+
+def _dated(root: Path, path: str) -> list[tuple[int, date]]:
+    query = f"MATCH (p:Passage {{path: '{path}'}}) RETURN p.line_start, p.valid_from"
+    return sorted((int(r[0]), r[1]) for r in graph_rows(root, query))  # type: ignore[call-overload]
+
+
+@pytest.mark.skipif(timex_fallback._search() is None, reason="dateparser not installed")
+def test_a_spent_dateparser_budget_is_one_warning_kept_across_indexes(
+    make_workspace: WriteFiles,
+) -> None:
+    big, small = "memory/2026-03-04.md", "memory/2026-03-05.md"
+    root = make_workspace({**FILES, big: italian_log(700), small: italian_log(3)})
+    result = CliRunner().invoke(app, ["--workspace", str(root), "index"], env=CLI_ENV)
+    assert result.exit_code == 0, result.stderr
+    budget = [line for line in result.stderr.splitlines() if "dateparser budget" in line]
+    assert len(budget) == 1 and budget[0].startswith(f"warning: {big}:"), result.stderr
+    line = int(budget[0].split(":")[2])
+    # "ieri" is read by dateparser up to that line, then the lines keep their file's day.
+    dated = _dated(root, big)
+    assert 100 < line < 700 and [n for n, _ in dated][line - 1] == line
+    assert {d for n, d in dated if n < line} == {date(2026, 3, 3)}
+    assert {d for n, d in dated if n >= line} == {date(2026, 3, 4)}
+    assert _dated(root, small) == [
+        (1, date(2026, 3, 4)),
+        (2, date(2026, 3, 4)),
+        (3, date(2026, 3, 4)),
+    ]
+    again = index_workspace(settings_for(root))
+    expected = [w for w in again.warnings if w.path == big]
+    assert again.mode == "unchanged"
+    assert [str(w) for w in expected] == [budget[0].removeprefix("warning: ")]
+    (root / small).write_text(italian_log(4), encoding="utf-8")  # a delta: big is not re-read
+    report = index_workspace(settings_for(root))
+    assert report.mode == "delta" and [w for w in report.warnings if w.path == big] == expected
+    with (root / big).open("a", encoding="utf-8") as f:
+        f.write("- oggi niente.\n")  # a delta that re-reads (and re-dates) big
+    report = index_workspace(settings_for(root))
+    assert report.mode == "delta" and [w for w in report.warnings if w.path == big] == expected
+    assert status(settings_for(root)).warnings == report.warnings
+    rebuilt = index_workspace(settings_for(root), force=True)
+    assert sorted(map(str, rebuilt.warnings)) == sorted(map(str, report.warnings))
 
 
 def test_bad_input_never_stops_the_rest(make_workspace: WriteFiles) -> None:

@@ -73,6 +73,21 @@ def test_a_text_naming_someone_on_every_word() -> None:
     assert len(found) == MB // 6 + 1
 
 
+def test_a_name_repeated_is_looked_up_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 150,000 "@Peter" each resolved through the gazetteer and slugified: 2-3 s a MB, most
+    # of it asking the same question again. Counting the work, not the seconds.
+    from graphmem.extract import entities
+
+    gazetteer = Gazetteer.build([KnownEntity("peter", "Peter")])
+    calls: list[str] = []
+    resolve, slugify = Gazetteer.resolve, entities.slugify
+    monkeypatch.setattr(Gazetteer, "resolve", lambda g, n: calls.append(n) or resolve(g, n))
+    monkeypatch.setattr(entities, "slugify", lambda n: calls.append(n) or slugify(n))
+    found = finishes(find_mentions, "@Peter " * (MB // 7), gazetteer)
+    assert len(found) == MB // 7 and {m.slug for m in found} == {"peter"}
+    assert calls == ["Peter", "Peter"]  # one slugify, one resolve
+
+
 @pytest.mark.parametrize("pump", ["moved to Lisbon ", "Postgres v1 1.2 ", "lives in Porto 1 "])
 def test_a_fact_repeating_a_change_phrase(pump: str) -> None:
     facts = [

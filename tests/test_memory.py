@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 import threading
+import time
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
@@ -28,11 +29,13 @@ from graphmem.index.build import IndexReport
 from graphmem.memory import EntitySummary, Timeline
 from graphmem.recall.about import EntityCard, UnknownEntityError
 from graphmem.recall.packets import Packet
+from graphmem.recall.understand import QUESTION_CHARS, clip_question
 from graphmem.reflect.run import OpinionView, ReflectReport
 from graphmem.retain import RetainResult
 from graphmem.store.db import Rows
 
 NOW = date(2025, 12, 15)
+MB = 1 << 20
 
 
 def _copy(dest: Path) -> Path:
@@ -103,6 +106,30 @@ def test_recall_filters_by_time_and_kind(shared: Memory) -> None:
     opinions = shared.recall("Peter", k=10, kind="opinion", now=NOW)
     assert opinions and {p.kind for p in opinions} == {"opinion"}
     assert all(p.confidence is not None for p in opinions)
+
+
+@pytest.mark.parametrize(
+    "unit", ["昨天晚上林阿姨做了麻婆豆腐", "@Peter ", "what did Peter say in March about the cat "]
+)
+def test_a_huge_question_is_read_by_its_start_and_says_so(shared: Memory, unit: str) -> None:
+    # Understanding 1 MB of these took 5-44 s of CPU (time grammar, gazetteer, cue
+    # patterns); clipped to QUESTION_CHARS, recall takes ~0.05 s. The bound is wide for a
+    # loaded machine and still far below the unclipped cost.
+    question = (unit * (MB // len(unit) + 1))[:MB]
+    started = time.process_time()
+    result = shared.recall_result(question, now=NOW)
+    assert time.process_time() - started < 3.0
+    assert f"the question has {MB:,} characters; recall read its first 2,000" in result.notices
+    short = shared.recall_result(question[:QUESTION_CHARS], now=NOW)
+    assert [p.id for p in short.packets] == [p.id for p in result.packets]
+    assert not any("the question has" in n for n in short.notices)
+
+
+def test_clip_question_leaves_real_questions_alone() -> None:
+    # The longest question of clawd-dev and LoCoMo's workspaces has 131 characters.
+    assert clip_question("x" * QUESTION_CHARS) == ("x" * QUESTION_CHARS, None)
+    clipped, notice = clip_question("y" * (QUESTION_CHARS + 1))
+    assert clipped == "y" * QUESTION_CHARS and notice and "2,001 characters" in notice
 
 
 def test_recall_refuses_bad_arguments_with_named_errors(shared: Memory) -> None:

@@ -122,3 +122,29 @@ def test_date_words_come_from_dateparsers_locale() -> None:
     assert {"ieri", "oggi", "domani", "marzo", "mar", "lunedì", "lun", "settimana"} <= words
     assert {"fa", "alle"} <= connectors
     assert timex_fallback.date_words("xx-unknown") is None
+
+
+@needs_dateparser
+def test_a_budget_stops_dateparser_for_the_rest_of_a_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    read: list[str] = []
+    search = timex_fallback._search()
+
+    def spy(text: str, **kwargs: object) -> object:
+        read.append(text)
+        return search(text, **kwargs)
+
+    monkeypatch.setattr(timex_fallback, "_search", lambda: spy)
+    line = "Ieri siamo andati al mare."
+    budget = timex_fallback.Budget(2 * len(line) + 5)
+    assert [s.text for s in fallback_times(line, DAY, "it", budget)] == ["Ieri"]
+    assert budget.left == len(line) + 5 and not budget.spent
+    assert [s.text for s in fallback_times(line, DAY, "it", budget)] == ["Ieri"]
+    read.clear()
+    assert fallback_times(line, DAY, "it", budget) == []  # 26 characters do not fit in 5
+    assert budget.spent and read == []
+    assert fallback_times("Ieri.", DAY, "it", budget) == []  # spent: nothing later is read
+    assert read == []
+    prose = "Siamo andati al mare con gli amici."  # no candidate: costs nothing
+    empty = timex_fallback.Budget(0)
+    assert fallback_times(prose, DAY, "it", empty) == [] and not empty.spent
+    assert timex_fallback.FILE_CHARS >= 4 * 3_205  # the densest daily log measured (note)

@@ -281,18 +281,24 @@ class Gazetteer:
             self._folded, self._exact = folded_trie.regex(), exact_trie.regex()
             self._tries = None
         hits: list[Mention] = []
+        slugs: dict[str, str | None] = {}  # per distinct match: a name on every line
+        exact_slugs: dict[str, str | None] = {}
         if self._folded is not None:
             folded, offsets = self._fold(text)
             for m in self._folded.finditer(folded):
                 start, end = m.span()
                 if offsets is not None:
                     start, end = offsets[start], offsets[end - 1] + 1
-                slug = self._keys.get(_canonical(m.group()))
+                if (key := m.group()) not in slugs:
+                    slugs[key] = self._keys.get(_canonical(key))
+                slug = slugs[key]
                 if slug is not None:
                     hits.append(Mention(slug, text[start:end], start, end, "gazetteer"))
         if self._exact is not None:
             for m in self._exact.finditer(text):
-                slug = self._exact_keys.get(_canonical(m.group()))
+                if (key := m.group()) not in exact_slugs:
+                    exact_slugs[key] = self._exact_keys.get(_canonical(key))
+                slug = exact_slugs[key]
                 if slug is not None:
                     hits.append(Mention(slug, m.group(), m.start(), m.end(), "gazetteer"))
             hits = _without_overlaps(hits)
@@ -333,6 +339,7 @@ def explicit_mentions(text: str) -> list[Mention]:
     package names (`@types/node`).
     """
     found: list[Mention] = []
+    slugs: dict[str, str] = {}  # slugify once per distinct handle
     for m in _EXPLICIT.finditer(text):
         handle = _handle(m.group(1))
         end = m.start(1) + len(handle)
@@ -340,7 +347,9 @@ def explicit_mentions(text: str) -> list[Mention]:
             continue
         if len(handle) > MAX_NAME_CHARS:
             continue  # the parser warns about it; see MAX_NAME_CHARS
-        found.append(Mention(slugify(handle), handle, m.start(1), end, "explicit"))
+        if handle not in slugs:
+            slugs[handle] = slugify(handle)
+        found.append(Mention(slugs[handle], handle, m.start(1), end, "explicit"))
     return found
 
 
@@ -441,8 +450,12 @@ def find_mentions(
     to a declared entity takes its slug (keeping source "ner" and its label).
     """
 
+    slugs: dict[str, str | None] = {}  # a text naming someone on every line: one lookup
+
     def resolved(m: Mention) -> Mention:
-        slug = gazetteer.resolve(m.surface)
+        if m.surface not in slugs:
+            slugs[m.surface] = gazetteer.resolve(m.surface)
+        slug = slugs[m.surface]
         return m if slug is None or slug == m.slug else replace(m, slug=slug)
 
     kept = [resolved(m) for m in explicit_mentions(text) + speakers(text)]

@@ -13,7 +13,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 
 from graphmem.compile.rows import BlockExtras, EntityInfo, declare, page_aliases
@@ -29,12 +29,15 @@ from graphmem.extract.entities import (
 )
 from graphmem.extract.mood import Mood
 from graphmem.extract.timex_fallback import (
+    BUDGET_NOTICE,
+    FILE_CHARS,
+    Budget,
     fallback_notice,
     fallback_times,
     file_language,
     needs_fallback,
 )
-from graphmem.parse.blocks import Block, EntityPage, ParsedFile
+from graphmem.parse.blocks import Block, EntityPage, Notice, ParsedFile
 from graphmem.parse.names import fold, slugify
 from graphmem.store.cache import FileCache, code_version
 
@@ -100,6 +103,8 @@ class Extractor:
         self.ner_stage = f"ner:{ner_model}"
         self.force = force
         self.notices: list[str] = []
+        #: Path -> the warnings dating a file gave (filled by :meth:`times`, cached or not).
+        self.warnings: dict[str, tuple[Notice, ...]] = {}
         self._ner: NerModel | None = None
         self._ner_tried = False
 
@@ -121,7 +126,9 @@ class Extractor:
         self.cache.put(path, stage, self.hashes[path], EXTRACT_VERSION, payload)
 
     def times(self, pf: ParsedFile) -> dict[str, Dating]:
-        """Validity and mood per block id of one file (graphmem.extract.dating)."""
+        """Validity and mood per block id of one file (graphmem.extract.dating); its warnings go to
+        :attr:`warnings` (they are cached with the datings, so a cached file says them again).
+        """
         cached = self._get(pf.path, "times")
         if cached is None:
             language = file_language([b.text for b in pf.blocks], [b.heading for b in pf.blocks])
@@ -129,19 +136,39 @@ class Extractor:
             notice = fallback_notice(language) if fallback and language else None
             if notice and notice not in self.notices:
                 self.notices.append(notice)  # once per language, not once per file
-            payload = {}
+            blocks = {}
+            warned: list[list[object]] = []
+            budget = Budget()
             for block in pf.blocks:
-                extra = (
-                    fallback_times(block.text[:DATED_CHARS], pf.day, language)
-                    if fallback and language
-                    else []
-                )
+                extra = []
+                if fallback and language and not budget.spent:
+                    extra = fallback_times(block.text[:DATED_CHARS], pf.day, language, budget)
+                    if budget.spent:  # this block's windows did not fit: none later is read
+                        message = BUDGET_NOTICE.format(chars=FILE_CHARS, lang=language)
+                        warned.append([block.line_start, message])
                 dating = date_block(block.text, pf.day, block.kind, extra=extra)
-                payload[block.id] = [_iso(dating.valid_from), _iso(dating.valid_to), dating.mood]
-            self._put(pf.path, "times", payload)
-            cached = payload
+                blocks[block.id] = [_iso(dating.valid_from), _iso(dating.valid_to), dating.mood]
+            cached = {"blocks": blocks, "warnings": warned}
+            self._put(pf.path, "times", cached)
         assert isinstance(cached, dict)
-        return {bid: Dating(_day(v[0]), _day(v[1]), _mood(v[2])) for bid, v in cached.items()}
+        self.warnings[pf.path] = tuple(
+            Notice(pf.path, int(n), str(m)) for n, m in cached["warnings"]
+        )
+        return {
+            bid: Dating(_day(v[0]), _day(v[1]), _mood(v[2])) for bid, v in cached["blocks"].items()
+        }
+
+    def with_warnings(self, files: Sequence[ParsedFile]) -> list[ParsedFile]:
+        """`files`, each with the warnings dating it gave added to its parse warnings (dated
+        now if :meth:`times` has not seen it yet), so they are kept and reported as those are.
+        """
+        out = []
+        for pf in files:
+            if pf.path not in self.warnings:
+                self.times(pf)
+            more = self.warnings[pf.path]
+            out.append(replace(pf, warnings=pf.warnings + more) if more else pf)
+        return out
 
     def ner_spans(
         self, files: Sequence[ParsedFile], progress: Progress | None

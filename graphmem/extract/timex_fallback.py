@@ -20,7 +20,9 @@ text around a candidate: a word holding a digit or a word of the language's date
 vocabulary (its month and weekday names, time units and relative words, from dateparser's
 own locale data, :func:`date_words`), with WINDOW_WORDS words either side (and any run of
 dateparser's connectors such as "e", "alle", "fa" after those). Text without a candidate
-costs one regex pass.
+costs one regex pass. Windows dense with dates still cost ~50-70 µs a character, so one file
+gives dateparser at most FILE_CHARS characters (a :class:`Budget`): past them, its blocks are
+dated as in any other language (the file's day, ISO dates and the grammar's languages).
 
 Without dateparser installed, :func:`fallback_times` returns nothing and
 :func:`fallback_notice` says so once; ISO dates still come from the grammar.
@@ -87,6 +89,34 @@ _DATE_KEYS = (
 _CONNECTOR_KEYS = ("ago", "in", "skip", "pertain", "am", "pm")
 _SETTINGS: dict[str, Any] = {"PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": False}
 _NOTICE = "dateparser not installed: dates in {lang} logs come only from ISO dates"
+#: Characters of one file (its windows, summed) that dateparser reads at most. 1 MB of short
+#: Italian lines with a date or two each is nearly all windows and took ~41 s of CPU; the
+#: densest daily log of clawd-dev, the fixtures and LoCoMo's workspaces (read as Italian,
+#: Dutch or Polish: none is in a fallback language) hands it 3,205 characters, their
+#: largest file of any kind 12,506 (a 15 KB README). 20,000 is ~1-1.5 s of dateparser.
+FILE_CHARS = 20_000
+BUDGET_NOTICE = (
+    "dateparser budget reached ({chars:,} characters a file); later lines are dated by the "
+    "day only, not by their dates in '{lang}' (split the file to have them read)"
+)
+
+
+class Budget:
+    """What is left of one file's FILE_CHARS characters for dateparser. Once a block's
+    windows do not fit, the budget is `spent` and no later block of the file is read (so a
+    warning can say from which line on dates were not read)."""
+
+    def __init__(self, chars: int | None = None) -> None:
+        self.left = FILE_CHARS if chars is None else chars
+        self.spent = False
+
+    def take(self, chars: int) -> bool:
+        """Spend `chars` if they fit (True); else mark the budget spent (False)."""
+        if not self.spent and chars <= self.left:
+            self.left -= chars
+            return True
+        self.spent = True
+        return False
 
 
 def file_language(texts: list[str], headings: list[str]) -> str | None:
@@ -229,19 +259,26 @@ def _windows(text: str, language: str) -> list[tuple[int, int]]:
     return spans
 
 
-def fallback_times(text: str, day: date | None, language: str) -> list[TimeSpan]:
+def fallback_times(
+    text: str, day: date | None, language: str, budget: Budget | None = None
+) -> list[TimeSpan]:
     """Time expressions dateparser finds in `text` (in `language`), relative to `day`.
 
     Empty without a day, without dateparser, or for a language dateparser does not know.
-    dateparser reads only the windows of `text` around candidate words (:func:`_windows`).
+    dateparser reads only the windows of `text` around candidate words (:func:`_windows`),
+    and, with a `budget`, only if they fit in what is left of it (else: empty, and the
+    budget is spent).
     """
     search = _search()
-    if search is None or day is None or not text.strip():
+    if search is None or day is None or not text.strip() or (budget is not None and budget.spent):
+        return []
+    windows = _windows(text, language)
+    if budget is not None and not budget.take(sum(stop - start for start, stop in windows)):
         return []
     base = datetime(day.year, day.month, day.day)
     settings = {**_SETTINGS, "RELATIVE_BASE": base}
     spans: list[TimeSpan] = []
-    for start, stop in _windows(text, language):
+    for start, stop in windows:
         window = text[start:stop]
         try:
             found = search(window, languages=[language], settings=settings) or []

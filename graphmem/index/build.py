@@ -187,6 +187,10 @@ def index_workspace(
             extractor = Extractor(cache, hashes, settings.ner_model, force=force)
             extraction = extract(parsed, extractor, progress)
             cache.commit()
+            # Dating's warnings (a spent dateparser budget) join each file's parse warnings:
+            # the delta state keeps them for files a later delta does not re-read.
+            parsed = extractor.with_warnings(parsed)
+            warnings = [w for pf in parsed for w in pf.warnings]
         finally:
             cache.close()
         lap("extract")
@@ -333,6 +337,8 @@ def _delta(
         lap("parse")
         gen = store.new_generation()
         extractor = Extractor(cache, hashes, settings.ner_model)
+        parsed = extractor.with_warnings(parsed)  # apply_delta keeps each file's warnings
+        lap("extract")
 
         def vectorize(texts: Sequence[str]) -> tuple[Any, str | None, int, str | None]:
             if not texts:
@@ -341,7 +347,7 @@ def _delta(
 
         def widen(probes: frozenset[str]) -> list[ParsedFile]:
             more = files_naming(files, probes, set(work.changed), settings.large_file_bytes)
-            return _parse_all(more, cache, settings, False, None)[0]
+            return extractor.with_warnings(_parse_all(more, cache, settings, False, None)[0])
 
         result = apply_delta(
             state=state,

@@ -33,6 +33,19 @@ PRESENT_CUES = re.compile(
 )
 _POSSESSIVE = re.compile(r"['’]s?(?!\w)")
 _WORD = re.compile(r"[^\W_]+")
+#: A question is read by its first QUESTION_CHARS characters. The longest of clawd-dev's 85
+#: questions and LoCoMo's ~1,000 has 131; the time grammar, the gazetteer and the channels
+#: read a question per character, and a 1 MB one took 5-40 s of CPU to understand alone.
+QUESTION_CHARS = 2_000
+_CLIPPED = "the question has {n:,} characters; recall read its first {kept:,}"
+
+
+def clip_question(question: str) -> tuple[str, str | None]:
+    """`question` cut to its first QUESTION_CHARS characters, and the notice saying so
+    (None when it is not longer)."""
+    if len(question) <= QUESTION_CHARS:
+        return question, None
+    return question[:QUESTION_CHARS], _CLIPPED.format(n=len(question), kept=QUESTION_CHARS)
 
 
 @dataclass(frozen=True)

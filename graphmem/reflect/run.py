@@ -17,8 +17,8 @@ from graphmem.config import Settings
 from graphmem.index.build import IndexReport, index_workspace
 from graphmem.recall.packets import source_ref
 from graphmem.reflect.bank import PageChange, regenerate
-from graphmem.store.db import Graph
 from graphmem.store.current import open_graph
+from graphmem.store.db import Graph
 
 
 @dataclass(frozen=True)
