@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from graphmem.compile.stance import read
+from graphmem.compile.stance import READ_CHARS, read
 from graphmem.compile.supersede import FactIn, find_supersessions
 from graphmem.compile.verdicts import negated_over
 from graphmem.extract.crosslingual import document_gloss, segment_cjk
@@ -116,6 +116,13 @@ def test_a_line_of_minus_ones_has_no_port() -> None:
 def test_a_line_of_preference_cues() -> None:
     # Each "prefer" read the rest of the line for "over"/"than"/"to".
     assert finishes(read, "prefer " * (MB // 7)).preference is None
+
+
+def test_a_megabyte_sentence_is_read_by_its_first_4000_characters() -> None:
+    # Reflection reads every sentence against every cue pattern (1-5 s a megabyte).
+    text = "I prefer tea over coffee and I am not happy about it, " * (MB // 54)
+    assert finishes(read, text) == read(text[:READ_CHARS])
+    assert read(text).preference is not None and read(text).negated
 
 
 def test_a_clause_of_negations() -> None:

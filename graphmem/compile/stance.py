@@ -391,9 +391,16 @@ def topic(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+#: A sentence is read by its first this many characters (as a block is dated by its first
+#: 4,000: graphmem.extract.dating.DATED_CHARS): a pasted 1 MB line is no sentence, and
+#: the cue patterns cost 1–5 s a megabyte.
+READ_CHARS = 4000
+
+
 @lru_cache(maxsize=65536)
 def read(text: str) -> Reading:
-    """The reading of one sentence."""
+    """The reading of one sentence (its first `READ_CHARS` characters)."""
+    text = text[:READ_CHARS]
     low = _normal(text)
     speaker = ""
     if m := SPEAKER.match(text):
