@@ -8,9 +8,11 @@ Usage::
 Takes pending texts from a first-publish generation's ``seeds.sqlite`` (rows still waiting
 for a vector, then pending windows: what the vector fill embeds), and embeds them with
 graphmem's own ``OrtEmbedder`` batching, once per configuration: intra-op threads 1 or 2,
-thread spinning on (onnxruntime's default) or off. Each configuration runs in a fresh
+thread spinning on (onnxruntime's default) or off, the CPU memory arena on (default) or off
+(``--configs "2,0,1,1;2,0,0,1"``), the graph graphmem keeps or the packaged one. Each configuration runs in a fresh
 child process (``--child``), one warm-up batch first; prints wall and CPU seconds (the
-child's, all threads), tokens (non-padding) and tokens per CPU second, as JSON lines.
+child's, all threads), tokens (non-padding), tokens per CPU second and the child's peak RSS,
+as JSON lines.
 """
 
 from __future__ import annotations
@@ -25,7 +27,10 @@ import sys
 import time
 from pathlib import Path
 
-CONFIGS = [(2, 1), (2, 0), (1, 1), (1, 0)]  # (intra-op threads, allow_spinning)
+#: (intra-op threads, spinning, arena, graph): graph 1 is the optimized graph graphmem keeps
+#: in the model folder, loaded with optimization off (what the index runs); 0 is the
+#: packaged model.onnx optimized at ORT_ENABLE_ALL in the session (nothing saved).
+CONFIGS = [(2, 1, 1, 1), (2, 0, 1, 1), (1, 1, 1, 1), (1, 0, 1, 1)]
 
 
 def texts_of(seeds: Path, rows: int, windows: int) -> list[str]:
@@ -44,7 +49,9 @@ def texts_of(seeds: Path, rows: int, windows: int) -> list[str]:
     return out
 
 
-def child(model_dir: Path, texts: list[str], threads: int, spinning: int) -> dict[str, object]:
+def child(
+    model_dir: Path, texts: list[str], threads: int, spinning: int, arena: int = 1, graph: int = 1
+) -> dict[str, object]:
     """Embed `texts` with one session configuration; the figures."""
     import onnxruntime as ort
 
@@ -54,9 +61,15 @@ def child(model_dir: Path, texts: list[str], threads: int, spinning: int) -> dic
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     options.add_session_config_entry("session.intra_op.allow_spinning", str(spinning))
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    saved = model_dir / embed.OPTIMIZED.format(version=ort.__version__)
-    session = ort.InferenceSession(str(saved), options, providers=["CPUExecutionProvider"])
+    options.enable_cpu_mem_arena = bool(arena)
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    if graph == 1:
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+        model = model_dir / embed.OPTIMIZED.format(version=ort.__version__)
+    else:
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        model = model_dir / "model.onnx"
+    session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
     embedder = embed.OrtEmbedder(session, embed._tokenizer(model_dir), "bench", 384)
     embedder.embed(texts[:8])  # warm-up
     tokens = sum(sum(e.attention_mask) for e in embedder._tokenizer.encode_batch(texts))
@@ -69,6 +82,10 @@ def child(model_dir: Path, texts: list[str], threads: int, spinning: int) -> dic
     return {
         "threads": threads,
         "spinning": spinning,
+        "arena": arena,
+        "graph": "saved optimized, opt off" if graph == 1 else "model.onnx, ORT_ENABLE_ALL",
+        "peak_rss_mb": round(r1.ru_maxrss / 1024, 1),
+        "peak_rss_before_session_mb": round(rss_before, 1),
         "texts": len(texts),
         "tokens": tokens,
         "wall_s": round(wall, 3),
@@ -85,16 +102,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("model_dir", type=Path)
     ap.add_argument("--rows", type=int, default=256)
     ap.add_argument("--windows", type=int, default=24)
-    ap.add_argument("--child", nargs=2, type=int, metavar=("THREADS", "SPINNING"))
+    ap.add_argument("--child", nargs=4, type=int, metavar=("THREADS", "SPINNING", "ARENA", "GRAPH"))
+    ap.add_argument(
+        "--configs",
+        help="THREADS,SPINNING,ARENA,GRAPH separated by ';' (default: 4 configs, see CONFIGS)",
+    )
     args = ap.parse_args(argv)
     texts = texts_of(args.seeds, args.rows, args.windows)
     if args.child:
         print(json.dumps(child(args.model_dir, texts, *args.child)))
         return 0
-    for threads, spinning in CONFIGS:
+    configs = CONFIGS
+    if args.configs:
+        configs = [tuple(int(x) for x in c.split(",")) for c in args.configs.split(";")]
+    for threads, spinning, arena, graph in configs:
         cmd = [sys.executable, __file__, str(args.seeds), str(args.model_dir)]
         cmd += ["--rows", str(args.rows), "--windows", str(args.windows)]
-        cmd += ["--child", str(threads), str(spinning)]
+        cmd += ["--child", str(threads), str(spinning), str(arena), str(graph)]
         load = os.getloadavg()[0]
         out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
         row = json.loads(out)

@@ -768,6 +768,7 @@ def bench_variant(
         "full_index_s": round(full.seconds, 3),
         "full_index_cpu_s": round(full.cpu, 3),
         "full_index_wall_s": round(full.wall, 3),
+        "full_index_timings": full.report["timings"],
         "items_per_s": round(items / full.seconds, 1),
         "index_peak_rss_mb": full.max_rss_mb,
         "memory_dir_mb": round(memory_bytes / 2**20, 1),
