@@ -9,7 +9,9 @@ Takes pending texts from a first-publish generation's ``seeds.sqlite`` (rows sti
 for a vector, then pending windows: what the vector fill embeds), and embeds them with
 graphmem's own ``OrtEmbedder`` batching, once per configuration: intra-op threads 1 or 2,
 thread spinning on (onnxruntime's default) or off, the CPU memory arena on (default) or off
-(``--configs "2,0,1,1;2,0,0,1"``), the graph graphmem keeps or the packaged one. Each configuration runs in a fresh
+(``--configs "2,0,1,1;2,0,0,1"``), the graph graphmem keeps (1), the packaged one (0) or
+another graph of the same model (2, ``--model PATH``, e.g. a dynamically quantized one; its
+vectors are compared with the kept graph's: cosine min and mean). Each configuration runs in a fresh
 child process (``--child``), one warm-up batch first; prints wall and CPU seconds (the
 child's, all threads), tokens (non-padding), tokens per CPU second and the child's peak RSS,
 as JSON lines.
@@ -26,6 +28,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+import numpy as np
 
 #: (intra-op threads, spinning, arena, graph): graph 1 is the optimized graph graphmem keeps
 #: in the model folder, loaded with optimization off (what the index runs); 0 is the
@@ -66,16 +70,26 @@ def child(
     if graph == 1:
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
         model = model_dir / embed.OPTIMIZED.format(version=ort.__version__)
+    elif graph == 2:  # another graph of the same model (e.g. quantized), --model
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        model = Path(os.environ["EMBED_THREADS_MODEL"])
     else:
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         model = model_dir / "model.onnx"
     session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
     embedder = embed.OrtEmbedder(session, embed._tokenizer(model_dir), "bench", 384)
     embedder.embed(texts[:8])  # warm-up
+    reference = None
+    if graph == 2:  # agreement with the graph graphmem runs, on every text
+        options1 = ort.SessionOptions()
+        options1.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+        kept = model_dir / embed.OPTIMIZED.format(version=ort.__version__)
+        base = ort.InferenceSession(str(kept), options1, providers=["CPUExecutionProvider"])
+        reference = embed.OrtEmbedder(base, embed._tokenizer(model_dir), "bench", 384).embed(texts)
     tokens = sum(sum(e.attention_mask) for e in embedder._tokenizer.encode_batch(texts))
     r0 = resource.getrusage(resource.RUSAGE_SELF)
     started = time.perf_counter()
-    embedder.embed(texts)
+    vectors = embedder.embed(texts)
     wall = time.perf_counter() - started
     r1 = resource.getrusage(resource.RUSAGE_SELF)
     cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
@@ -83,7 +97,15 @@ def child(
         "threads": threads,
         "spinning": spinning,
         "arena": arena,
-        "graph": "saved optimized, opt off" if graph == 1 else "model.onnx, ORT_ENABLE_ALL",
+        "graph": {1: "kept optimized, opt off", 2: "--model, ORT_ENABLE_ALL"}.get(
+            graph, "model.onnx, ORT_ENABLE_ALL"
+        ),
+        "cosine_to_kept_min": None
+        if reference is None
+        else round(float(np.min(np.sum(vectors * reference, axis=1))), 5),
+        "cosine_to_kept_mean": None
+        if reference is None
+        else round(float(np.mean(np.sum(vectors * reference, axis=1))), 5),
         "peak_rss_mb": round(r1.ru_maxrss / 1024, 1),
         "peak_rss_before_session_mb": round(rss_before, 1),
         "texts": len(texts),
@@ -102,12 +124,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("model_dir", type=Path)
     ap.add_argument("--rows", type=int, default=256)
     ap.add_argument("--windows", type=int, default=24)
+    ap.add_argument("--model", type=Path, help="the graph for GRAPH 2")
     ap.add_argument("--child", nargs=4, type=int, metavar=("THREADS", "SPINNING", "ARENA", "GRAPH"))
     ap.add_argument(
         "--configs",
         help="THREADS,SPINNING,ARENA,GRAPH separated by ';' (default: 4 configs, see CONFIGS)",
     )
     args = ap.parse_args(argv)
+    if args.model:
+        os.environ["EMBED_THREADS_MODEL"] = str(args.model)
     texts = texts_of(args.seeds, args.rows, args.windows)
     if args.child:
         print(json.dumps(child(args.model_dir, texts, *args.child)))
