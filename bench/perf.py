@@ -101,6 +101,8 @@ class Variant:
         env = {k: v for k, v in os.environ.items() if not k.startswith("GRAPHMEM_")}
         env["GRAPHMEM_NER_MODEL"] = self.ner_model or "none"
         env["GRAPHMEM_EMBED_MODEL"] = self.embed_model or "none"
+        # a cold standalone process: never handed to a `graphmem daemon` that may be running
+        env["GRAPHMEM_RESIDENT"] = "off"
         return env
 
 
@@ -249,6 +251,20 @@ def append_new_speaker(workspace: Path) -> Path:
     return target
 
 
+#: A second never-seen name, for the edit made from the CLI.
+OTHER_NAME = "Vexmoor"
+
+
+def append_other_name(workspace: Path) -> Path:
+    """Append a Retain bullet about another never-seen ``@Name`` to the log four after the
+    middle."""
+    logs = daily_logs(workspace)
+    target = logs[len(logs) // 2 + 4]
+    with target.open("a", encoding="utf-8") as fh:
+        fh.write(f"\n## Retain\n- W @{OTHER_NAME}: {OTHER_NAME} took over the relay rota.\n")
+    return target
+
+
 def _month_phrase(first: date, last: date) -> str:
     """``March 2019`` when the workspace covers it, else the month in the middle."""
     if first <= date(2019, 3, 31) and last >= date(2019, 3, 1):
@@ -376,34 +392,92 @@ class WatchedRun:
     first_answer_s: float | None
     #: Share of items with vectors in that first generation (meta.json), if it says.
     first_vectors: dict[str, Any] | None
+    #: That answering recall alone: wall and CPU ms (it ran beside the index).
+    first_answer_cli: dict[str, float] | None
+    #: Samples taken while the child ran: t (s since start), the child's CPU s, VmRSS and
+    #: VmHWM MB, threads, and each newly published generation's vector coverage.
+    timeline: list[dict[str, Any]]
+    #: meta.json "vectors" of the generation current when the index returned.
+    final_vectors: dict[str, Any] | None
+
+
+def proc_sample(pid: int) -> dict[str, Any] | None:
+    """The child's CPU seconds (user + system, all threads), VmRSS / VmHWM MB and thread
+    count, read from /proc; None once it is gone."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat[stat.rindex(")") + 2 :].split()
+    tick = os.sysconf("SC_CLK_TCK")
+    out: dict[str, Any] = {"cpu_s": round((int(fields[11]) + int(fields[12])) / tick, 2)}
+    for line in status.splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            out[key.lower() + "_mb"] = round(int(value.split()[0]) / 1024, 1)
+        elif key == "Threads":
+            out["threads"] = int(value)
+    return out
 
 
 def run_index_watched(
-    workspace: Path, variant: Variant, question: str, now: date, poll_s: float = 0.2
+    workspace: Path,
+    variant: Variant,
+    question: str,
+    now: date,
+    poll_s: float = 0.5,
+    timeline_file: Path | None = None,
 ) -> WatchedRun:
     """A full index (``--force``) in a child, polling ``CURRENT`` while it runs: as soon as
-    a generation is published, one cold CLI recall is run beside the still-running index.
-    With a build that publishes only at the end, the first answer comes after it."""
+    a generation is published, one cold CLI recall is run beside the still-running index
+    (again at each later generation until one returns results). With a build that
+    publishes only at the end, the first answer comes after it. Every poll also samples
+    the child's CPU and memory; with `timeline_file` the samples are written there as they
+    come, so a run stopped early still says how far it got."""
     cmd = [sys.executable, str(Path(__file__).resolve()), CHILD_FLAG, str(workspace)]
     cmd += ["--ner", variant.ner_model or "none", "--embed-model", variant.embed_model or "none"]
     cmd.append("--force")
     store = Store(resolve_settings(workspace, env={}).memory_dir)
     first_publish = first_answer = None
-    first_vectors = None
+    first_vectors = first_cli = None
+    timeline: list[dict[str, Any]] = []
+    seen_gen: str | None = None
+    last_write = 0.0
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=out, stderr=err)
+        if timeline_file is not None:
+            timeline_file.write_text(json.dumps({"pid": proc.pid, "samples": []}) + "\n")
         while True:
             # wait4 without blocking (not Popen.poll, which would reap the child and lose
             # its resource usage)
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if first_publish is None and (gen := store.current()) is not None:
-                first_publish = time.perf_counter() - started
-                first_vectors = gen.meta().get("vectors")
-                if _cli_answers(workspace, variant, question, now):
-                    first_answer = time.perf_counter() - started
             if pid:
                 break
+            sample = proc_sample(proc.pid)
+            if sample is not None:
+                sample["t"] = round(time.perf_counter() - started, 2)
+                gen = store.current()
+                if gen is not None and gen.path.name != seen_gen:
+                    seen_gen = gen.path.name
+                    sample["generation"] = seen_gen
+                    sample["vectors"] = gen.meta().get("vectors")
+                    if first_publish is None:
+                        first_publish = sample["t"]
+                        first_vectors = sample["vectors"]
+                    if first_answer is None:
+                        cli = _cli_answers(workspace, variant, question, now)
+                        if cli is not None:
+                            first_answer = time.perf_counter() - started
+                            first_cli = cli
+                            sample["first_answer_s"] = round(first_answer, 2)
+                timeline.append(sample)
+                if timeline_file is not None and sample["t"] - last_write >= 5:
+                    last_write = sample["t"]
+                    timeline_file.write_text(
+                        json.dumps({"pid": proc.pid, "samples": timeline}) + "\n"
+                    )
             time.sleep(poll_s)
         wall = time.perf_counter() - started
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -414,9 +488,14 @@ def run_index_watched(
             )
         out.seek(0)
         data = json.loads(out.read())
+    if timeline_file is not None:
+        timeline_file.write_text(json.dumps({"pid": proc.pid, "samples": timeline}) + "\n")
     if first_answer is None:  # published only at the very end: answer now
-        if _cli_answers(workspace, variant, question, now):
+        cli = _cli_answers(workspace, variant, question, now)
+        if cli is not None:
             first_answer = time.perf_counter() - started
+            first_cli = cli
+    final = store.current()
     run = IndexRun(
         seconds=float(data["seconds"]),
         cpu=float(data["cpu"]),
@@ -424,23 +503,40 @@ def run_index_watched(
         max_rss_mb=round(usage.ru_maxrss / 1024, 1),
         report=data["report"],
     )
-    return WatchedRun(run, first_publish, first_answer, first_vectors)
+    return WatchedRun(
+        run,
+        first_publish,
+        first_answer,
+        first_vectors,
+        first_cli,
+        timeline,
+        None if final is None else final.meta().get("vectors"),
+    )
 
 
-def _cli_answers(workspace: Path, variant: Variant, question: str, now: date) -> bool:
-    """Whether one cold ``graphmem recall`` returns at least one result."""
+def _cli_answers(
+    workspace: Path, variant: Variant, question: str, now: date
+) -> dict[str, float] | None:
+    """One cold ``graphmem recall``: its wall and CPU ms when it returned at least one
+    result, else None."""
     cmd = [*graphmem_command(), "--workspace", str(workspace), "recall", question]
     cmd += ["--k", "10", "--json", "--now", now.isoformat()]
     try:
-        out, _, _ = run_child(cmd, variant.env(), what="cli recall")
+        out, wall, usage = run_child(cmd, variant.env(), what="cli recall")
     except RuntimeError:
-        return False
+        return None
     try:
         data = json.loads(out)
     except ValueError:
-        return False
+        return None
     results = data.get("results", data) if isinstance(data, dict) else data
-    return bool(results)
+    if not results:
+        return None
+    return {
+        "wall_ms": round(wall * 1000, 1),
+        "cpu_ms": round((usage.ru_utime + usage.ru_stime) * 1000, 1),
+        "results": len(results),
+    }
 
 
 def child_index(argv: Sequence[str]) -> int:
@@ -480,6 +576,27 @@ def child_index(argv: Sequence[str]) -> int:
     return 0
 
 
+def run_cli_index(
+    workspace: Path, variant: Variant, edit: Callable[[Path], Path]
+) -> dict[str, Any]:
+    """Make `edit`, then run ``graphmem --workspace WS index -q`` as a user would (standalone:
+    ``GRAPHMEM_RESIDENT=off``); its wall and CPU seconds, peak RSS, and the mode and stage
+    timings the published generation's meta.json records."""
+    edited = edit(workspace)
+    cmd = [*graphmem_command(), "--workspace", str(workspace), "index", "-q"]
+    _, wall, usage = run_child(cmd, variant.env(), what="cli index")
+    gen = Store(resolve_settings(workspace, env={}).memory_dir).current()
+    meta = gen.meta() if gen is not None else {}
+    return {
+        "file": str(edited.relative_to(workspace)),
+        "wall_s": round(wall, 3),
+        "cpu_s": round(usage.ru_utime + usage.ru_stime, 3),
+        "max_rss_mb": round(usage.ru_maxrss / 1024, 1),
+        "mode": meta.get("mode"),
+        "timings": meta.get("timings"),
+    }
+
+
 # --------------------------------------------------------------------------- query runs
 
 
@@ -501,14 +618,19 @@ def measure_recall(
 
 
 def measure_fts(settings: Settings, questions: Sequence[str]) -> dict[str, float]:
-    """:meth:`SeedIndex.lexical` alone, k=10, on the current generation's seeds."""
+    """:meth:`SeedIndex.lexical` alone, k=10, on the current generation's seeds: wall
+    summary, plus ``cpu_p50`` / ``cpu_p95`` (this thread's process CPU)."""
     gen = Store(settings.memory_dir).current()
     if gen is None:
         raise GraphmemError(f"{settings.workspace} is not indexed")
     with SeedIndex.open(gen.seeds) as seeds:
         seeds.lexical(questions[0], 10)  # warm-up
-        times = [timed(lambda q=q: seeds.lexical(q, 10)) for q in questions]  # type: ignore[misc]
-    return summary_ms(times)
+        times = [timed_cpu(lambda q=q: seeds.lexical(q, 10)) for q in questions]  # type: ignore[misc]
+    out = summary_ms([wall for wall, _ in times])
+    cpu = summary_ms([c for _, c in times])
+    # CPU beside wall: on a loaded machine the wall ratio of two sub-10 ms figures is noise
+    out["cpu_p50"], out["cpu_p95"] = cpu["p50"], cpu["p95"]
+    return out
 
 
 def measure_about(settings: Settings, names: Sequence[str]) -> tuple[dict[str, float], int]:
@@ -575,7 +697,8 @@ def bench_variant(
     watched: WatchedRun | None = None
     if variant.embed_model is not None:
         probe_q = build_questions(ws, 2, seed=args.seed)[0]
-        watched = run_index_watched(ws, variant, probe_q, last_day(ws))
+        timeline = None if args.out is None else args.out.with_suffix(f".{size}-timeline.json")
+        watched = run_index_watched(ws, variant, probe_q, last_day(ws), timeline_file=timeline)
         full = watched.run
     else:
         full = run_index_child(ws, variant, force=True)
@@ -598,6 +721,16 @@ def bench_variant(
     new_name = run_index_child(ws, variant, force=False)
     speaker_file = append_new_speaker(ws)
     new_speaker = run_index_child(ws, variant, force=False)
+    # the same kinds of edit from the CLI, as a user runs it: start-up, imports and (with
+    # embeddings) the model load included
+    cli_incr = run_cli_index(ws, variant, append_to_mid_log)
+    cli_name = run_cli_index(ws, variant, append_other_name)
+    print(
+        f"{log} from the CLI: one-day {cli_incr['wall_s']:.2f}s wall "
+        f"{cli_incr['cpu_s']:.2f}s CPU ({cli_incr['mode']}), new @Name {cli_name['wall_s']:.2f}s "
+        f"wall {cli_name['cpu_s']:.2f}s CPU ({cli_name['mode']})",
+        file=sys.stderr,
+    )
     print(
         f"{log} new @Name {new_name.seconds:.2f}s ({new_name.report['mode']}), "
         f"new speaker {new_speaker.seconds:.2f}s ({new_speaker.report['mode']})",
@@ -635,6 +768,7 @@ def bench_variant(
         "full_index_s": round(full.seconds, 3),
         "full_index_cpu_s": round(full.cpu, 3),
         "full_index_wall_s": round(full.wall, 3),
+        "full_index_timings": full.report["timings"],
         "items_per_s": round(items / full.seconds, 1),
         "index_peak_rss_mb": full.max_rss_mb,
         "memory_dir_mb": round(memory_bytes / 2**20, 1),
@@ -657,7 +791,12 @@ def bench_variant(
         "first_publish_s": None if watched is None else _round(watched.first_publish_s),
         "first_answer_s": None if watched is None else _round(watched.first_answer_s),
         "first_vectors": None if watched is None else watched.first_vectors,
+        "first_answer_cli": None if watched is None else watched.first_answer_cli,
         "full_vectors_s": None if watched is None else round(full.wall, 3),
+        "final_vectors": None if watched is None else watched.final_vectors,
+        "index_timeline": None if watched is None else watched.timeline,
+        "cli_incremental": cli_incr,
+        "cli_new_name": cli_name,
         "new_name_file": str(name_file.relative_to(ws)),
         "new_name_s": round(new_name.seconds, 3),
         "new_name_wall_s": round(new_name.wall, 3),
@@ -761,12 +900,20 @@ EMBED_COLUMNS = (
     "new @Name s",
     "new speaker s",
     "one-day incr. s",
+    "CLI one-day wall / CPU s",
+    "CLI new @Name wall / CPU s",
     "CLI recall p50/p95 ms",
     "hybrid p95 / FTS5 p95 ms",
     "p95 ratio",
     "index peak RSS MB",
     "load before / after",
 )
+
+
+def _cli_cell(run: dict[str, Any] | None) -> str:
+    if not run:
+        return "-"
+    return f"{run['wall_s']:.2f} / {run['cpu_s']:.2f} ({run['mode']})"
 
 
 def embed_table(rows: Iterable[dict[str, Any]]) -> str:
@@ -785,6 +932,8 @@ def embed_table(rows: Iterable[dict[str, Any]]) -> str:
             f"{r['new_name_s']:.2f} ({r['new_name_mode']})",
             f"{r['new_speaker_s']:.2f} ({r['new_speaker_mode']})",
             f"{r['incremental_reindex_s']:.2f} ({r['incremental_mode']})",
+            _cli_cell(r.get("cli_incremental")),
+            _cli_cell(r.get("cli_new_name")),
             _pair(r["cli_recall_ms"], 0),
             f"{r['recall_ms']['p95']:.1f} / {r['fts_ms']['p95']:.2f}",
             f"{r['recall_over_fts_p95']}x",
@@ -857,6 +1006,29 @@ def targets_text(row: dict[str, Any], checks: Sequence[dict[str, Any]]) -> str:
             f"- {c['target']}: {c['value']} {c['unit']} (target {c['op']} {c['limit']:g}) "
             f"-> {verdict}"
         )
+    return "\n".join(lines)
+
+
+def embed_targets(row: dict[str, Any]) -> list[tuple[str, Any, str, float]]:
+    """Issue 14's targets (set for 100k items, embeddings on) against one embed row:
+    (target, value, unit, limit), every one an upper bound."""
+    cli_incr = row.get("cli_incremental") or {}
+    return [
+        ("first recall after `index` starts", row["first_answer_s"], "s", 60.0),
+        ("full vectors", row["full_vectors_s"], "s", 300.0),
+        ("index peak RSS", row["index_peak_rss_mb"], "MB", 700.0),
+        ("one-day incremental from the CLI (wall)", cli_incr.get("wall_s"), "s", 1.0),
+        ("hybrid recall p95 / FTS5 p95, same run", row["recall_over_fts_p95"], "x", 5.0),
+        ("cold CLI recall p95 (wall)", row["cli_recall_ms"]["p95"], "ms", 500.0),
+    ]
+
+
+def embed_targets_text(row: dict[str, Any]) -> str:
+    """The embed targets as Markdown lines, with CPU beside wall where it was measured."""
+    lines = [f"Issue 14 targets against {row['size']} {row['variant']}:", ""]
+    for name, value, unit, limit in embed_targets(row):
+        verdict = "met" if value is not None and value <= limit else "MISSED"
+        lines.append(f"- {name}: {value} {unit} (target <= {limit:g}) -> {verdict}")
     return "\n".join(lines)
 
 
@@ -958,6 +1130,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     ap.add_argument("--sizes", type=_sizes, default=["1k", "10k"], help="e.g. 1k,10k,100k")
     ap.add_argument("--embed", action="store_true", help="also the variant with embeddings")
     ap.add_argument("--embed-sizes", type=_sizes, help="sizes the embed variant runs at")
+    ap.add_argument(
+        "--no-base", action="store_true", help="skip the base variant (no NER, no embeddings)"
+    )
     ap.add_argument("--ner", action="store_true", help="also the variant with spaCy NER")
     ap.add_argument("--ner-sizes", type=_sizes, help="sizes the NER variant runs at")
     ap.add_argument("--queries", type=int, default=50, help="recall questions per size")
@@ -990,7 +1165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows: list[dict[str, Any]] = []
     for size in args.sizes:
         source = cached_workspace(args.cache, size)
-        variants = [BASE]
+        variants = [] if args.no_base else [BASE]
         if args.embed and size in (args.embed_sizes or args.sizes):
             variants.append(EMBED)
         if args.ner and size in (args.ner_sizes or args.sizes):
@@ -999,7 +1174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             rows.append(bench_variant(source, scratch, size, variant, args))
             if args.out:  # write as we go: a 100k run takes a while
                 _write(args.out, rows, [])
-    base_rows = [r for r in rows if r["variant"] == "base"]
+    base_rows = [r for r in rows if r["variant"] == "base"] or rows
     checked = next((r for r in base_rows if r["size"] == "100k"), base_rows[-1])
     checks = targets(checked)
     print(markdown_table(rows))
@@ -1010,6 +1185,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(embed_table(rows))
         print()
     print(targets_text(checked, checks))
+    for row in rows:
+        if row.get("first_answer_s") is not None:
+            print()
+            print(embed_targets_text(row))
     if args.out:
         _write(args.out, rows, checks, checked)
     if args.profile:
