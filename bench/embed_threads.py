@@ -59,7 +59,7 @@ def child(
     """Embed `texts` with one session configuration; the figures."""
     import onnxruntime as ort
 
-    from graphmem import embed
+    from graphmem.search import embed
 
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads

@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from perf import BASE, Variant, _cli_answers, graphmem_command, proc_sample
 
 from graphmem.config import resolve_settings
-from graphmem.store import Store
+from graphmem.store.layout import Store
 
 
 class _CallerEnv(Variant):

@@ -37,9 +37,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import perf
 
-from graphmem import vectorfill
 from graphmem.config import resolve_settings
-from graphmem.store import Store
+from graphmem.index import vectorfill
+from graphmem.store.layout import Store
 
 
 def complete_with_random(workspace: Path, dim: int = 384) -> dict[str, Any] | None:

@@ -31,9 +31,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-import graphmem.embed as embed_mod
+import graphmem.search.embed as embed_mod
 from graphmem.config import resolve_settings
-from graphmem.index import index_workspace
+from graphmem.index.build import index_workspace
 
 
 class Stop(Exception):
