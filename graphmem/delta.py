@@ -30,7 +30,7 @@ import pickle
 import shutil
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from functools import cached_property
 from pathlib import Path
@@ -57,12 +57,15 @@ from graphmem.compile import (
     fact_evidence,
     find_fact_supersessions,
     finish_row,
+    opinion_surfaces,
     page_aliases,
+    text_evidence,
 )
 from graphmem.db import Graph
 from graphmem.extract import Extractor, FileEntities, block_extras, entity_table, file_entities
 from graphmem.load import add_rows, remove_nodes, remove_rel_statement
-from graphmem.names import fold
+from graphmem.names import fold, normalize_text
+from graphmem.opinions import Sentence, reached_through, sentences_of
 from graphmem.projection import Projection, patch_projection
 from graphmem.seeds import SeedIndex, connect
 from graphmem.seedstage import embed_texts, seed_rows, split_vectors
@@ -72,8 +75,9 @@ from graphmem.windows import windows_of, write_windows
 
 STATE_FILE = "state.pickle"
 #: Bumped when the layout of the kept state, or of what a delta patches, changes (an older
-#: state means a full build). 4: the seed index holds windows.
-STATE_VERSION = 5
+#: state means a full build). 4: the seed index holds windows; 6: the cross links keep
+#: the passages supersession reads (CrossLinks.bearing).
+STATE_VERSION = 6
 #: More changed files than this: a full build.
 MAX_CHANGED_FILES = 32
 #: A graph file this many times larger than after the last full build: a full build.
@@ -109,6 +113,11 @@ class FileState:
     warnings: tuple[Notice, ...]
     #: The file's passages as opinion evidence (a pickled list of FactRef).
     packed_texts: bytes = b""
+    #: Those passages in which supersession found a claim or a typed value: the only ones
+    #: it reads again while the entity table stays (CrossLinks.bearing).
+    bearing: tuple[FactRef, ...] = ()
+    #: The days of its passages (a sentence is a twin only of items of its own day).
+    text_days: frozenset[date | None] = frozenset()
 
     @classmethod
     def of(
@@ -117,6 +126,7 @@ class FileState:
         fr: FileRows,
         entities: FileEntities,
         warnings: tuple[Notice, ...],
+        bearing: frozenset[str],
     ) -> FileState:
         return cls(
             content_hash,
@@ -128,6 +138,8 @@ class FileState:
             entities,
             warnings,
             pickle.dumps(fr.texts, protocol=pickle.HIGHEST_PROTOCOL),
+            tuple(ref for ref in fr.texts if ref.block.id in bearing),
+            frozenset(ref.day for ref in fr.texts),
         )
 
     @cached_property
@@ -181,7 +193,7 @@ def state_of(
 ) -> IndexState:
     """The state a full build leaves (per_file, parsed and inputs in one file order)."""
     files = {
-        fr.path: FileState.of(hashes[fr.path], fr, fe, pf.warnings)
+        fr.path: FileState.of(hashes[fr.path], fr, fe, pf.warnings, cross.bearing)
         for fr, pf, fe in zip(per_file, parsed, inputs, strict=True)
     }
     tables = {ref.block.id: ref.table for fr in per_file for ref in fr.facts}
@@ -330,10 +342,10 @@ def apply_delta(
         facts = [
             ref for p in order for ref in (rows[p].facts if p in rows else state.files[p].facts)
         ]
-        texts = [
-            ref for p in order for ref in (rows[p].texts if p in rows else state.files[p].texts)
-        ]
-        cross = _cross(state, facts, edited, entities, aliases, texts)
+        texts = _Texts(state, rows, order)
+        cross = _cross(
+            state, facts, texts, edited, entities, aliases, _Edit(rows, gone, table_changed)
+        )
         made = _rel_set(cross_rels(cross, {ref.block.id: ref.table for ref in facts}))
     else:  # the cross-file passes read nothing that changed
         facts, cross, made = [], state.cross, state.rels
@@ -446,17 +458,24 @@ def apply_delta(
     lap("seeds")
 
     files = {
-        p: FileState.of(hashes[p], rows[p], fresh_inputs[p], changed[p].warnings)
+        p: FileState.of(hashes[p], rows[p], fresh_inputs[p], changed[p].warnings, cross.bearing)
         if p in rows
+        else _rebear(state.files[p], cross.bearing) if table_changed
         else state.files[p]
         for p in order
-    }
+    }  # fmt: skip
     new_state = IndexState(
         STATE_VERSION, state.key, files, entities, aliases, cross, new_entities, made,
         full_bytes=state.full_bytes,
     )  # fmt: skip
     warnings = tuple(w for f in files.values() for w in f.warnings)
     return DeltaResult(new_state, warnings, counts_out, embedded, notice)
+
+
+def _rebear(kept: FileState, bearing: frozenset[str]) -> FileState:
+    """An unchanged file's state after supersession read every passage again (names now
+    match differently, so another passage may hold a claim)."""
+    return replace(kept, bearing=tuple(ref for ref in kept.texts if ref.block.id in bearing))
 
 
 def name_probes(
@@ -503,37 +522,91 @@ def _identity(row: Mapping[str, object]) -> dict[str, object]:
     return {k: v for k, v in row.items() if k not in COUNT_COLUMNS}
 
 
+class _Texts:
+    """Every file's passages after the edit, unpickled only where a pass needs them: a
+    one-day edit reads the changed files' and the bearing ones (FileState.bearing)."""
+
+    def __init__(
+        self, state: IndexState, rows: Mapping[str, FileRows], order: Sequence[str]
+    ) -> None:
+        self.state, self.rows, self.order = state, rows, order
+
+    def of(self, path: str) -> list[FactRef]:
+        """The passages of one file."""
+        return self.rows[path].texts if path in self.rows else self.state.files[path].texts
+
+    def bearing(self, path: str) -> Sequence[FactRef]:
+        """The passages of one file supersession has to read: all of a changed file's."""
+        return self.rows[path].texts if path in self.rows else self.state.files[path].bearing
+
+    def dated(self, days: set[date | None]) -> list[str]:
+        """The files with a passage of one of `days`, in file order."""
+        return [
+            p for p in self.order
+            if p in self.rows or not self.state.files[p].text_days.isdisjoint(days)
+        ]  # fmt: skip
+
+    @cached_property
+    def every(self) -> list[FactRef]:
+        """Every passage, in file order."""
+        return [t for p in self.order for t in self.of(p)]
+
+
+@dataclass(frozen=True)
+class _Edit:
+    """What the cross-file passes need to know of the edit itself."""
+
+    #: The files compiled again, by path.
+    rows: Mapping[str, FileRows]
+    #: The files whose old rows go (changed or removed).
+    gone: Sequence[str]
+    table_changed: bool
+
+
 def _cross(
     state: IndexState,
     facts: list[FactRef],
+    texts: _Texts,
     edited: list[FactRef],
     entities: Mapping[str, EntityInfo],
     aliases: Mapping[str, str],
-    texts: list[FactRef] | None = None,
+    edit: _Edit,
 ) -> CrossLinks:
     """The cross-file links after the edit; `edited` are the bullets, before and after, of
     the files whose bullets changed (see :func:`_changed_bullets`).
 
     They depend on each bullet's text, day, stated confidence, validity and entities, in
     file order, never on its lines: when no file's bullets changed in those, nothing
-    changed (the caller keeps the old links). Otherwise supersession is found again in full (it is cheap) and opinions are
-    evolved again where the changed bullets or changed supersessions reach (their
-    entities); the rest keep their links.
+    changed (the caller keeps the old links). Otherwise supersession is found again over
+    every bullet, but over only those passages of free text that can take part (the
+    `bearing` ones, graphmem.supersede, plus the changed files'), and opinions are evolved
+    again where the changed bullets, changed sentences or changed supersessions reach
+    (their entities); the rest keep their links.
     """
-    # "" stands for the edit itself: opinions naming no entity are evolved again too.
-    touched = {""} | {slug for ref in edited for slug in ref.slugs}
-    supersessions = find_fact_supersessions(facts, entities, aliases, texts or [])
+    if edit.table_changed:  # names match differently: every passage is read again
+        scan = texts.every
+    else:
+        scan = [t for p in texts.order for t in texts.bearing(p)]
+    bearing: set[str] = set()
+    supersessions = find_fact_supersessions(facts, entities, aliases, scan, bearing=bearing)
+    touched = _reached(state, facts, texts, edited, entities, edit)
     before = {(s.newer, s.older, s.day, s.cue) for s in state.cross.supersessions}
     after = {(s.newer, s.older, s.day, s.cue) for s in supersessions}
-    by_id = {ref.block.id: ref for f in state.files.values() for ref in (*f.facts, *f.texts)}
-    by_id.update((ref.block.id, ref) for ref in facts)
-    by_id.update((ref.block.id, ref) for ref in texts or [])  # a sentence may supersede
-    for newer, older, _, _ in before ^ after:
-        for fid in (newer, older):
-            if fid in by_id:
-                touched |= by_id[fid].slugs
+    if before != after:
+        by_id = {ref.block.id: ref for f in state.files.values() for ref in (*f.facts, *f.texts)}
+        by_id.update((ref.block.id, ref) for ref in facts)
+        by_id.update((ref.block.id, ref) for ref in texts.every)  # a sentence may supersede
+        for newer, older, _, _ in before ^ after:
+            for fid in (newer, older):
+                if fid in by_id:
+                    touched |= by_id[fid].slugs
     fresh = cross_links(
-        facts, entities, aliases, supersessions=supersessions, opinions_of=touched, texts=texts
+        facts,
+        entities,
+        aliases,
+        supersessions=supersessions,
+        opinions_of=touched,
+        texts=texts.every if touched else [],
     )
     alive = {ref.block.id for ref in facts}
     redone = set(fresh.opinions)
@@ -547,7 +620,68 @@ def _cross(
     links += fresh.links
     supersedes = [s for s in state.cross.opinion_supersedes if s[1] not in redone and s[1] in alive]
     supersedes += fresh.opinion_supersedes
-    return CrossLinks(supersessions, fresh.closed, links, opinions, supersedes)
+    return CrossLinks(supersessions, fresh.closed, links, opinions, supersedes, frozenset(bearing))
+
+
+def _reached(
+    state: IndexState,
+    facts: list[FactRef],
+    texts: _Texts,
+    edited: list[FactRef],
+    entities: Mapping[str, EntityInfo],
+    edit: _Edit,
+) -> set[str]:
+    """The entities whose opinions the edit's bullets and sentences may move ("" stands for
+    the opinions naming no entity; see compile.cross_links), before supersession.
+
+    When only free text changed (same bullets, same entity table, no file added or
+    removed), that is what the changed sentences are about: an opinion reaches a sentence
+    only through those (opinions.reached_through). A changed sentence no opinion can reach
+    moves nothing, unless it has a twin (the same words on the same day, which evaluate
+    counts once): then, and for anything else, every entity the edited files name."""
+    broad = {""} | {slug for ref in edited for slug in ref.slugs}
+    if (
+        edit.table_changed
+        or any(p not in state.files for p in edit.rows)
+        or any(
+            p not in edit.rows
+            or [_essence(r) for r in state.files[p].facts]
+            != [_essence(r) for r in edit.rows[p].facts]
+            for p in edit.gone
+        )
+    ):
+        return broad
+    surfaces = opinion_surfaces(entities)
+    old = sentences_of(text_evidence(t for p in edit.gone for t in state.files[p].texts), surfaces)
+    new = sentences_of(text_evidence(t for p in edit.gone for t in edit.rows[p].texts), surfaces)
+    gone, came = set(old) - set(new), set(new) - set(old)
+    touched: set[str] = set()
+    for sentence in gone | came:
+        through = reached_through(sentence)
+        if "" in through or sentence.item.day is None:
+            return broad  # a rule naming no one (any permission hears it), or curated text
+        touched |= through
+    days = {s.item.day for s in gone | came}
+    others = [
+        t for p in texts.dated(days) if p not in edit.rows for t in texts.of(p) if t.day in days
+    ]
+    around = sentences_of(text_evidence(others), surfaces) if others else []
+    if _twinned(gone, [*old, *around], facts) or _twinned(came, [*new, *around], facts):
+        return broad
+    # an opinion naming no entity may still name one of them in its words
+    return (touched | {""}) if touched else touched
+
+
+def _twinned(changed: set[Sentence], world: Sequence[Sentence], facts: Sequence[FactRef]) -> bool:
+    """Whether a changed sentence has the words of another item on its day (a bullet or an
+    unchanged sentence of `world`): opinions.evaluate keeps only the first of such twins."""
+    if not changed:
+        return False
+    keys = {(s.item.day, normalize_text(s.item.text)) for s in changed}
+    days = {day for day, _ in keys}
+    others = {(s.item.day, normalize_text(s.item.text)) for s in world if s not in changed}
+    others.update((ref.day, normalize_text(ref.block.text)) for ref in facts if ref.day in days)
+    return not keys.isdisjoint(others)
 
 
 def _changed_bullets(
