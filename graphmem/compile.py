@@ -24,7 +24,7 @@ from graphmem.entities import Mention
 from graphmem.mood import mood
 from graphmem.names import fold, normalize_text, slugify
 from graphmem.ontology import node_columns, rel_columns
-from graphmem.opinions import EvidenceIn, Link, OpinionIn, OpinionState, evaluate
+from graphmem.opinions import EvidenceIn, Link, OpinionIn, OpinionState, evaluate, names_in
 from graphmem.stopwords import content_words
 from graphmem.supersede import KINDS as SUPERSEDE_KINDS
 from graphmem.supersede import LOG as SUPERSEDE_LOG
@@ -746,24 +746,37 @@ def _evolve_opinions(
     if opinions_of is None:
         links, states = evaluate(opinions, evidence, supersessions=changes, surfaces=surfaces)
         return links, states, days
-    # Only the opinions about `opinions_of`, with everything that can bear on them: items
-    # sharing one of their entities, and items whose words on the same day would be merged
+    # Only the opinions about `opinions_of` (or naming one of them), with everything that
+    # can bear on them: items about one of their entities (as evaluate sees it: those the
+    # item's words name too), every passage of a day and file where one is (a pronoun
+    # reaches back across passages), and items whose words on the same day would be merged
     # with one of those (evaluate keeps the first of such twins).
-    wanted = {o.id for o in opinions if opinions_of.intersection(o.entities or ("",))}
-    related = {e for o in opinions if o.id in wanted for e in o.entities}
     items: list[OpinionIn | EvidenceIn] = [*opinions, *evidence]
-    near = [i for i in items if related.intersection(i.entities)]
+    named = names_in((i.statement if isinstance(i, OpinionIn) else i.text for i in items), surfaces)
+    reach = {i.id: frozenset(i.entities) | n for i, n in zip(items, named, strict=True)}
+    # "" stands for the opinions naming no entity (see graphmem.delta)
+    anyone = frozenset({""})
+    wanted = {
+        o.id
+        for o in opinions
+        if opinions_of & (reach[o.id] if o.entities else reach[o.id] | anyone)
+    }
+    related = {e for o in opinions if o.id in wanted for e in reach[o.id]}
+    near = [i for i in items if related & reach[i.id]]
+    runs = {(i.path, i.day) for i in near if isinstance(i, EvidenceIn) and i.kind == "log"}
     near_days = {i.day for i in near}
     keys = {_twin_key(i) for i in near}
 
     def keep(item: OpinionIn | EvidenceIn) -> bool:
-        if related.intersection(item.entities) or item.id in wanted:
+        if related & reach[item.id] or item.id in wanted:
+            return True
+        if isinstance(item, EvidenceIn) and item.kind == "log" and (item.path, item.day) in runs:
             return True
         return item.day in near_days and _twin_key(item) in keys
 
     keep_o = [o for o in opinions if keep(o)]
     keep_e = [e for e in evidence if keep(e)]
-    links, states = evaluate(keep_o, keep_e, supersessions=changes, surfaces=surfaces)
+    links, states = evaluate(keep_o, keep_e, supersessions=changes, surfaces=surfaces, aim=opinions)
     links = [lk for lk in links if lk.opinion in wanted]
     return links, {k: v for k, v in states.items() if k in wanted}, days
 

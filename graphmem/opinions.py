@@ -568,6 +568,12 @@ def sentences_of(
     return [s for ev in logs for s in split[ev.id]]
 
 
+def names_in(texts: Iterable[str], surfaces: Mapping[str, str]) -> list[frozenset[str]]:
+    """The entity slugs each text names, as :func:`evaluate` finds them."""
+    names = _Names(surfaces)
+    return [frozenset(names.find(t)) for t in texts]
+
+
 def reached_through(sentence: Sentence) -> frozenset[str]:
     """The entities through which an opinion can reach `sentence` in :func:`evaluate`: the
     ones it is about; "" for a rule naming no one, which every permission reaches. Empty:
@@ -583,6 +589,7 @@ def evaluate(
     similarity: Callable[[str, str], float] | None = None,
     supersessions: Sequence[Supersession] | None = None,
     surfaces: Mapping[str, str] | None = None,
+    aim: Sequence[OpinionIn] | None = None,
 ) -> tuple[list[Link], dict[str, OpinionState]]:
     """Every SUPPORTS / CONTRADICTS link and each opinion's resulting confidence state.
 
@@ -593,6 +600,9 @@ def evaluate(
     `surfaces` (folded name or alias -> slug) find the entities a sentence names. Passages
     (kind "log") are judged sentence by sentence with graphmem.verdicts.
     Links come in date order; states keep the order of `opinions`. Rules: module docstring.
+    `aim` (default: `opinions`) are the opinions whose entities decide which passages are
+    read sentence by sentence: a caller evaluating only some opinions of a workspace passes
+    all of them, so that the free text is read as in the whole.
     """
     names = _Names(surfaces or {})
     first: dict[str, OpinionIn] = {}
@@ -609,8 +619,9 @@ def evaluate(
     ]
     # free text is read sentence by sentence only where it can bear on an opinion: it names
     # an entity an opinion is about, or carries a rule (which may name no one)
-    aimed = {e for o in ops if o.day is not None for e in (*o.entities, *names.find(o.statement))}
-    rules = any(o.day is not None and frame(o.statement, o.day, frozenset()).kind == "permission" for o in ops)  # fmt: skip
+    aims = ops if aim is None else list({o.id: o for o in reversed(aim)}.values())
+    aimed = {e for o in aims if o.day is not None for e in (*o.entities, *names.find(o.statement))}
+    rules = any(o.day is not None and frame(o.statement, o.day, frozenset()).kind == "permission" for o in aims)  # fmt: skip
 
     def wanted_text(ev: EvidenceIn) -> bool:
         if aimed.intersection(ev.entities) or aimed.intersection(names.find(ev.text)):

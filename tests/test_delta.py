@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import pickle
 import re
 import shutil
 import sqlite3
@@ -43,9 +44,12 @@ from snapshot import Row, Snapshot, assert_same, diff, take
 
 from graphmem.api import current_generation, run_cypher
 from graphmem.blocks import Notice
+from graphmem.compile import opinion_surfaces
 from graphmem.config import Settings
+from graphmem.delta import STATE_FILE
 from graphmem.index import IndexReport, index_workspace
 from graphmem.ontology import node_columns, rel_columns
+from graphmem.opinions import names_in
 
 DELTA, FULL, UNCHANGED = "delta", "full", "unchanged"
 
@@ -747,13 +751,48 @@ def test_a_free_text_edit_reads_only_what_it_changed(
         assert not delta.opinions and not others, "a sentence no opinion hears moved nothing"
     else:
         assert delta.opinions and len(delta.opinions) < len(full.opinions)
-        about = {e for o in delta.opinions for e in o.entities}
-        assert all(about & set(ev.entities) for ev in others), "read a passage about no one"
-        assert len(delta.passages) < len(full.passages)
-    if name == "free-text-contradicts-opinion":
+        # the entities the evaluated opinions are about or name in their words
+        state = pickle.loads((current_generation(settings).path / STATE_FILE).read_bytes())
+        said = names_in((o.statement for o in delta.opinions), opinion_surfaces(state.entities))
+        about = {
+            e for o, named in zip(delta.opinions, said, strict=True) for e in (*o.entities, *named)
+        }
+        # a passage is read with its run (the passages of its file and day: a pronoun reaches
+        # back): each run read holds a passage about one of them
+        runs = {(ev.path, ev.day) for ev in others if about & set(ev.entities)}
+        assert all((ev.path, ev.day) in runs for ev in others), "read a run about no one"
+    if name == "free-text-contradicts-opinion":  # (a fact of Peter's ends: all his opinions)
         assert all("andy" in o.entities or not o.entities for o in delta.opinions)
+        assert len(delta.passages) < len(full.passages)
     _, rebuilt = clean_rebuild(sample, tmp_path / "rebuilt")
     assert_same(take(settings), rebuilt, f"{name}: delta vs a clean rebuild")
+
+
+def test_opinions_evolved_for_some_entities_equal_those_of_the_whole(sample: Path) -> None:
+    """What a delta evolves again (compile.cross_links with `opinions_of`) is, for each
+    opinion it returns, what evolving every opinion gives: the items it keeps include those
+    that name an entity only in their words ("- W @boreas: Zoë moved everything off ...")."""
+    from graphmem.compile import cross_links
+
+    settings = settings_for(sample)
+    index_workspace(settings)
+    with (current_generation(settings).path / STATE_FILE).open("rb") as fh:
+        state = pickle.load(fh)
+    facts = [ref for f in state.files.values() for ref in f.facts]
+    texts = [ref for f in state.files.values() for ref in f.texts]
+    whole = cross_links(facts, state.entities, state.aliases, texts=texts)
+    assert whole.opinions == state.cross.opinions
+    evolved = 0
+    for slug in [*sorted(state.entities), ""]:
+        some = cross_links(
+            facts, state.entities, state.aliases,
+            supersessions=whole.supersessions, opinions_of={slug}, texts=texts,
+        )  # fmt: skip
+        assert some.opinions == {k: whole.opinions[k] for k in some.opinions}, slug
+        mine = [lk for lk in whole.links if lk.opinion in some.opinions]
+        assert sorted(some.links, key=repr) == sorted(mine, key=repr), slug
+        evolved += len(some.opinions)
+    assert evolved >= len(whole.opinions), "every opinion is about some entity, or none"
 
 
 # --------------------------------------------------------------------------- the snapshot helper
