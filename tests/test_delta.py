@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import pickle
 import re
 import shutil
 import sqlite3
@@ -42,8 +43,11 @@ from conftest import FIXTURES, settings_for
 from snapshot import Row, Snapshot, assert_same, diff, take
 
 from graphmem.api import current_generation, run_cypher
+from graphmem.compile.opinions import names_in
+from graphmem.compile.rows import opinion_surfaces
 from graphmem.config import Settings
 from graphmem.index.build import IndexReport, index_workspace
+from graphmem.index.delta import STATE_FILE
 from graphmem.parse.blocks import Notice
 from graphmem.store.ontology import node_columns, rel_columns
 
@@ -214,6 +218,30 @@ def confidence_moves(path: str, line: int, relation: str) -> Check:
     return check
 
 
+def history_cites(path: str, line: int, cited: str) -> Check:
+    """The opinion at (path, line) moves, and its history cites a sentence of `cited`: free
+    text is evidence through the history only (no SUPPORTS / CONTRADICTS edge)."""
+
+    def check(before: Snapshot, after: Snapshot) -> None:
+        old, new = opinion(before, path, line), opinion(after, path, line)
+        assert old["confidence"] != new["confidence"], f"confidence stayed {old['confidence']}"
+        assert f"{cited}#L" in str(new["history"]) and f"{cited}#L" not in str(old["history"])
+
+    return check
+
+
+def sentence_supersedes(cited: str, older: tuple[str, int], day: date) -> Check:
+    """A passage of `cited` (free text) supersedes the fact at (path, line) from `day`."""
+
+    def check(before: Snapshot, after: Snapshot) -> None:
+        old = fact(after, *older)
+        sources = {r["id"] for r in after.find("graph:Passage", path=cited)}
+        assert any(r["from"][1] in sources for r in edges(after, "SUPERSEDES", target=old["id"]))
+        assert old["valid_to"] == day and fact(before, *older)["valid_to"] != day
+
+    return check
+
+
 def no_longer_superseded(before: Snapshot, after: Snapshot) -> None:
     """Without the 11-07 opinion, 09-16 L11 (phone calls) is not superseded any more and
     keeps a different confidence (only the 11-07 fact contradicts it now)."""
@@ -330,6 +358,12 @@ Peter and Andy spent Monday evening at the castle in Sintra playing a new board 
 - O(c=0.9) @Peter: Prefers concise replies on WhatsApp, two lines at most (see memory/2025-12-09.md).
 """
 
+#: Free text appended to a log: a sentence no opinion can hear of (it names no one), one
+#: that contradicts an opinion, one that ends a fact's value.
+NO_ONE = "\nBenchmark note: appended to measure an incremental re-index of one day.\n"
+ANDY_SWAPPED = "\nAndy would rather play video games than board games these days.\n"
+PETER_MOVED = "\nPeter moved back to Lisbon on Dec 9, 2025.\n"
+
 SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "free-text-line-mid-log",
@@ -338,6 +372,21 @@ SCENARIOS: tuple[Scenario, ...] = (
             "\nBy midnight Peter was asleep on the sofa at the castle; Andy turned off the lights.\n",
         ),
         DELTA,
+    ),
+    Scenario("free-text-naming-no-one", append("memory/2025-10-18.md", NO_ONE), DELTA),
+    Scenario(
+        "free-text-contradicts-opinion",
+        append("memory/2025-11-20.md", ANDY_SWAPPED),
+        DELTA,
+        history_cites("memory/2025-09-16.md", 12, "memory/2025-11-20.md"),
+    ),
+    Scenario(
+        "free-text-supersedes-fact",
+        append("memory/2025-12-09.md", PETER_MOVED),
+        DELTA,
+        sentence_supersedes(
+            "memory/2025-12-09.md", ("memory/2025-11-15.md", 12), date(2025, 12, 9)
+        ),
     ),
     Scenario(
         "new-fact-supersedes-earlier-file",
@@ -631,6 +680,119 @@ def test_successive_deltas_stay_equal_to_a_clean_rebuild(sample: Path, tmp_path:
         assert_same(take(settings), rebuilt, f"after step {step} ({name})")
         assert mode_of(report) == scenario.mode, f"step {step} ({name})"
         assert mode_of(index_workspace(settings)) == UNCHANGED, f"re-index after step {step}"
+
+
+class Reads:
+    """What the cross-file passes read during one index: the sentences of free text given
+    to supersession (and those it found a claim or value in), the opinions evaluated, and
+    the passages cut into sentences for them."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        import graphmem.compile.opinions
+        import graphmem.compile.rows
+
+        self.logs: list[str] = []
+        self.bearing: set[str] = set()
+        self.opinions: list[Any] = []
+        self.passages: list[Any] = []
+        find, evaluate, paragraphs = (
+            graphmem.compile.rows.find_supersessions,
+            graphmem.compile.rows.evaluate,
+            graphmem.compile.opinions._paragraphs,
+        )
+
+        def find_spy(facts: Any, *args: Any, **kwargs: Any) -> Any:
+            self.logs += [f.id for f in facts if f.kind == "log"]
+            out = find(facts, *args, **kwargs)
+            self.bearing |= kwargs.get("bearing") or set()
+            return out
+
+        def evaluate_spy(opinions: Any, *args: Any, **kwargs: Any) -> Any:
+            self.opinions += list(opinions)
+            return evaluate(opinions, *args, **kwargs)
+
+        def paragraphs_spy(evidence: Any, names: Any) -> Any:
+            self.passages += [ev for ev in evidence if ev.kind == "log"]
+            return paragraphs(evidence, names)
+
+        monkeypatch.setattr(graphmem.compile.rows, "find_supersessions", find_spy)
+        monkeypatch.setattr(graphmem.compile.rows, "evaluate", evaluate_spy)
+        monkeypatch.setattr(graphmem.compile.opinions, "_paragraphs", paragraphs_spy)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["free-text-naming-no-one", "free-text-contradicts-opinion", "free-text-supersedes-fact"],
+)
+def test_a_free_text_edit_reads_only_what_it_changed(
+    name: str, sample: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 14: a one-line free-text edit of one log has supersession read only that log's
+    passages and those it found a claim in before, and opinions evaluated only where a
+    changed sentence reaches, and still indexes like a clean rebuild."""
+    scenario = SCENARIOS_BY_NAME[name]
+    edited = "memory/" + {"free-text-naming-no-one": "2025-10-18.md",
+                          "free-text-contradicts-opinion": "2025-11-20.md",
+                          "free-text-supersedes-fact": "2025-12-09.md"}[name]  # fmt: skip
+    settings = settings_for(sample)
+    full = Reads(monkeypatch)
+    index_workspace(settings)
+    scenario.edit(sample)
+    monkeypatch.undo()  # the next spies wrap the real functions, not full's
+    delta = Reads(monkeypatch)
+    report = index_workspace(settings)
+    assert mode_of(report) == DELTA
+
+    mine = {r["id"] for r in take(settings).find("graph:Passage", path=edited)}
+    assert set(delta.logs) <= full.bearing | mine, "supersession read an unchanged sentence"
+    assert set(delta.logs) & mine and len(delta.logs) < len(full.logs) / 4
+    others = [ev for ev in delta.passages if ev.path != edited]
+    if name == "free-text-naming-no-one":
+        assert not delta.opinions and not others, "a sentence no opinion hears moved nothing"
+    else:
+        assert delta.opinions and len(delta.opinions) < len(full.opinions)
+        # the entities the evaluated opinions are about or name in their words
+        state = pickle.loads((current_generation(settings).path / STATE_FILE).read_bytes())
+        said = names_in((o.statement for o in delta.opinions), opinion_surfaces(state.entities))
+        about = {
+            e for o, named in zip(delta.opinions, said, strict=True) for e in (*o.entities, *named)
+        }
+        # a passage is read with its run (the passages of its file and day: a pronoun reaches
+        # back): each run read holds a passage about one of them
+        runs = {(ev.path, ev.day) for ev in others if about & set(ev.entities)}
+        assert all((ev.path, ev.day) in runs for ev in others), "read a run about no one"
+    if name == "free-text-contradicts-opinion":  # (a fact of Peter's ends: all his opinions)
+        assert all("andy" in o.entities or not o.entities for o in delta.opinions)
+        assert len(delta.passages) < len(full.passages)
+    _, rebuilt = clean_rebuild(sample, tmp_path / "rebuilt")
+    assert_same(take(settings), rebuilt, f"{name}: delta vs a clean rebuild")
+
+
+def test_opinions_evolved_for_some_entities_equal_those_of_the_whole(sample: Path) -> None:
+    """What a delta evolves again (compile.cross_links with `opinions_of`) is, for each
+    opinion it returns, what evolving every opinion gives: the items it keeps include those
+    that name an entity only in their words ("- W @boreas: Zoë moved everything off ...")."""
+    from graphmem.compile.rows import cross_links
+
+    settings = settings_for(sample)
+    index_workspace(settings)
+    with (current_generation(settings).path / STATE_FILE).open("rb") as fh:
+        state = pickle.load(fh)
+    facts = [ref for f in state.files.values() for ref in f.facts]
+    texts = [ref for f in state.files.values() for ref in f.texts]
+    whole = cross_links(facts, state.entities, state.aliases, texts=texts)
+    assert whole.opinions == state.cross.opinions
+    evolved = 0
+    for slug in [*sorted(state.entities), ""]:
+        some = cross_links(
+            facts, state.entities, state.aliases,
+            supersessions=whole.supersessions, opinions_of={slug}, texts=texts,
+        )  # fmt: skip
+        assert some.opinions == {k: whole.opinions[k] for k in some.opinions}, slug
+        mine = [lk for lk in whole.links if lk.opinion in some.opinions]
+        assert sorted(some.links, key=repr) == sorted(mine, key=repr), slug
+        evolved += len(some.opinions)
+    assert evolved >= len(whole.opinions), "every opinion is about some entity, or none"
 
 
 # --------------------------------------------------------------------------- the snapshot helper

@@ -435,7 +435,7 @@ def _describe(c: _Cue) -> str:
 # --- the whole evidence set -----------------------------------------------------------------
 
 
-class _Unit(NamedTuple):
+class Sentence(NamedTuple):
     """A sentence of free text, ready to be judged."""
 
     item: EvidenceIn
@@ -496,7 +496,7 @@ class _Names:
         return frozenset(out)
 
 
-def _paragraphs(evidence: Sequence[EvidenceIn], names: _Names) -> dict[str, list[_Unit]]:
+def _paragraphs(evidence: Sequence[EvidenceIn], names: _Names) -> dict[str, list[Sentence]]:
     """The sentences of every passage, by passage id. Passages of one file whose lines touch
     (the sentences of one paragraph, the lines of one chat) are read as one run: a pronoun
     reaches back into the previous passage, and a mention of travelling covers the run."""
@@ -510,7 +510,7 @@ def _paragraphs(evidence: Sequence[EvidenceIn], names: _Names) -> dict[str, list
         else:
             runs.append([ev])
         end = ev.line_start + ev.text.count("\n")
-    out: dict[str, list[_Unit]] = {}
+    out: dict[str, list[Sentence]] = {}
     for run in runs:
         found = {ev.id: _units_of(ev) for ev in run}
         texts = [u.text for us in found.values() for u in us]
@@ -532,10 +532,10 @@ def _units_of(ev: EvidenceIn) -> list[Unit]:
 
 def _split(
     ev: EvidenceIn, names: _Names, found: list[Unit], travel: bool, before: frozenset[str]
-) -> tuple[list[_Unit], frozenset[str]]:
+) -> tuple[list[Sentence], frozenset[str]]:
     """The sentences of a passage with the entities each is about, and what a pronoun in
     the next passage of the run may refer to."""
-    out: list[_Unit] = []
+    out: list[Sentence] = []
     previous = before | frozenset(ev.entities)  # an entity page is about its entity
     for u in found:
         named = names.find(u.text)
@@ -547,10 +547,40 @@ def _split(
             about |= previous
         source = f"{ev.path}#L{u.line_start}" + (f"-L{u.line_end}" if u.line_end > u.line_start else "")  # fmt: skip
         item = replace(ev, id=f"{ev.id}@L{u.line_start}", text=u.text, source=source)
-        out.append(_Unit(item, frozenset(named), about, named[0] if named else "", travel))
+        out.append(Sentence(item, frozenset(named), about, named[0] if named else "", travel))
         if named or not r.pronoun:
             previous = about if named else previous
     return out, previous
+
+
+def sentences_of(
+    evidence: Sequence[EvidenceIn], surfaces: Mapping[str, str] | None = None
+) -> list[Sentence]:
+    """The sentences :func:`evaluate` cuts the passages of `evidence` into (kind "log",
+    dated or curated, in input order), each with who it is about.
+
+    A run of passages never spans two files, so the sentences of one file's passages, read
+    on their own, are those `evaluate` reads of them in the whole workspace (the same
+    `surfaces`): an incremental index compares a file's before and after this way."""
+    names = _Names(surfaces or {})
+    logs = [ev for ev in evidence if ev.kind == "log" and (ev.day is not None or ev.curated)]
+    split = _paragraphs(logs, names)
+    return [s for ev in logs for s in split[ev.id]]
+
+
+def names_in(texts: Iterable[str], surfaces: Mapping[str, str]) -> list[frozenset[str]]:
+    """The entity slugs each text names, as :func:`evaluate` finds them."""
+    names = _Names(surfaces)
+    return [frozenset(names.find(t)) for t in texts]
+
+
+def reached_through(sentence: Sentence) -> frozenset[str]:
+    """The entities through which an opinion can reach `sentence` in :func:`evaluate`: the
+    ones it is about; "" for a rule naming no one, which every permission reaches. Empty:
+    no opinion's links can include it (it only counts as a twin of the same words)."""
+    if sentence.about:
+        return sentence.about
+    return frozenset({""}) if read(sentence.item.text).revocation else frozenset()
 
 
 def evaluate(
@@ -559,6 +589,7 @@ def evaluate(
     similarity: Callable[[str, str], float] | None = None,
     supersessions: Sequence[Supersession] | None = None,
     surfaces: Mapping[str, str] | None = None,
+    aim: Sequence[OpinionIn] | None = None,
 ) -> tuple[list[Link], dict[str, OpinionState]]:
     """Every SUPPORTS / CONTRADICTS link and each opinion's resulting confidence state.
 
@@ -569,6 +600,9 @@ def evaluate(
     `surfaces` (folded name or alias -> slug) find the entities a sentence names. Passages
     (kind "log") are judged sentence by sentence with graphmem.compile.verdicts.
     Links come in date order; states keep the order of `opinions`. Rules: module docstring.
+    `aim` (default: `opinions`) are the opinions whose entities decide which passages are
+    read sentence by sentence: a caller evaluating only some opinions of a workspace passes
+    all of them, so that the free text is read as in the whole.
     """
     names = _Names(surfaces or {})
     first: dict[str, OpinionIn] = {}
@@ -577,7 +611,7 @@ def evaluate(
     ops = list(first.values())
     position = {o.id: i for i, o in enumerate(ops)}
     items: list[EvidenceIn] = []
-    sentences: dict[str, _Unit] = {}
+    sentences: dict[str, Sentence] = {}
     seen_ids: set[str] = set()
     seen_texts: set[tuple[date | None, str]] = set()
     as_evidence = [
@@ -585,8 +619,9 @@ def evaluate(
     ]
     # free text is read sentence by sentence only where it can bear on an opinion: it names
     # an entity an opinion is about, or carries a rule (which may name no one)
-    aimed = {e for o in ops if o.day is not None for e in (*o.entities, *names.find(o.statement))}
-    rules = any(o.day is not None and frame(o.statement, o.day, frozenset()).kind == "permission" for o in ops)  # fmt: skip
+    aims = ops if aim is None else list({o.id: o for o in reversed(aim)}.values())
+    aimed = {e for o in aims if o.day is not None for e in (*o.entities, *names.find(o.statement))}
+    rules = any(o.day is not None and frame(o.statement, o.day, frozenset()).kind == "permission" for o in aims)  # fmt: skip
 
     def wanted_text(ev: EvidenceIn) -> bool:
         if aimed.intersection(ev.entities) or aimed.intersection(names.find(ev.text)):
@@ -602,7 +637,7 @@ def evaluate(
         seen_ids.add(ev.id)
         if ev.kind == "log" and ev.id not in keep_runs:
             continue
-        parts: list[_Unit | None] = list(split[ev.id]) if ev.kind == "log" else [None]
+        parts: list[Sentence | None] = list(split[ev.id]) if ev.kind == "log" else [None]
         for part in parts:
             one = ev if part is None else part.item
             key = (one.day, normalize_text(one.text))
@@ -678,7 +713,7 @@ class _Context(NamedTuple):
     by_id: Mapping[str, int]
     similarity: Callable[[str, str], float] | None
     names: _Names
-    sentences: Mapping[str, _Unit]
+    sentences: Mapping[str, Sentence]
 
 
 def _ended(

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
-from graphmem.compile.opinions import EvidenceIn, Link, OpinionIn, OpinionState, evaluate
+from graphmem.compile.opinions import EvidenceIn, Link, OpinionIn, OpinionState, evaluate, names_in
 from graphmem.compile.supersede import KINDS as SUPERSEDE_KINDS
 from graphmem.compile.supersede import LOG as SUPERSEDE_LOG
 from graphmem.compile.supersede import FactIn, Supersession, find_supersessions
@@ -213,6 +213,9 @@ class CrossLinks:
     opinions: dict[str, dict[str, object]]
     #: (newer, older, day) between opinions.
     opinion_supersedes: list[tuple[str, str, date | None]]
+    #: The passages of free text supersession found a claim or a typed value in: the only
+    #: ones a later, incremental, pass has to read again (graphmem.compile.supersede).
+    bearing: frozenset[str] = frozenset()
 
 
 def compile_graph(
@@ -545,12 +548,16 @@ def cross_links(
 ) -> CrossLinks:
     """Supersession between world facts, then opinion evolution (graphmem.compile.opinions).
 
-    `supersessions` skips finding them again. `opinions_of` limits evolution to the
-    opinions that mention one of those slugs (plus what bears on them): the rest keep what
-    a previous run found, which the caller merges (see graphmem.index.delta).
+    `supersessions` skips finding them again (and leaves `bearing` empty). `opinions_of`
+    limits evolution to the opinions that mention one of those slugs ("" stands for the
+    opinions naming no entity), plus what bears on them: the rest keep what a previous run
+    found, which the caller merges (see graphmem.index.delta).
     """
+    bearing: set[str] = set()
     if supersessions is None:
-        supersessions = find_fact_supersessions(facts, entities, aliases, texts or [])
+        supersessions = find_fact_supersessions(
+            facts, entities, aliases, texts or [], bearing=bearing
+        )
     closed: dict[str, date] = {}
     for change in supersessions:
         end = closed.get(change.older)
@@ -597,7 +604,7 @@ def cross_links(
         opinions[opinion_id] = cols
         if state.superseded_by is not None:
             supersedes.append((state.superseded_by, opinion_id, days[state.superseded_by]))
-    return CrossLinks(supersessions, closed, links, opinions, supersedes)
+    return CrossLinks(supersessions, closed, links, opinions, supersedes, frozenset(bearing))
 
 
 def _ending_at(state: OpinionState) -> int | None:
@@ -663,9 +670,12 @@ def find_fact_supersessions(
     entities: Mapping[str, EntityInfo],
     aliases: Mapping[str, str],
     texts: Sequence[FactRef] = (),
+    *,
+    bearing: set[str] | None = None,
 ) -> list[Supersession]:
     """SUPERSEDES between world facts, and from a dated sentence of free text that ends a
-    fact's value ("from today Joana is the tech lead", graphmem.compile.supersede)."""
+    fact's value ("from today Joana is the tech lead", graphmem.compile.supersede). `bearing`
+    receives the ids of the passages that can take part (see find_supersessions)."""
     inputs = [
         FactIn(
             id=ref.block.id,
@@ -688,7 +698,7 @@ def find_fact_supersessions(
     for ent in entities.values():
         for name in (ent.name, *ent.aliases):
             surfaces.setdefault(name.casefold(), ent.slug)
-    return find_supersessions(inputs, surfaces)
+    return find_supersessions(inputs, surfaces, bearing=bearing)
 
 
 def _evolve_opinions(
@@ -714,6 +724,9 @@ def _evolve_opinions(
         a, b = ref.block.line_start, ref.block.line_end
         return f"{ref.path}#L{a}" + (f"-L{b}" if b > a else "")
 
+    days = {ref.block.id: ref.day for ref in facts if ref.block.kind == "opinion"}
+    if opinions_of is not None and not opinions_of:
+        return [], {}, days  # an edit no opinion can hear of
     opinions = [
         OpinionIn(
             ref.block.id, ref.block.text, ref.day, ref.block.confidence, about(ref), cite(ref)
@@ -728,8 +741,50 @@ def _evolve_opinions(
         for ref in facts
         if ref.block.kind != "opinion"
     ]
-    # free text, sentence by sentence; an entity page's prose and memory.md count undated
-    evidence += [
+    evidence += text_evidence(texts or [])
+    surfaces = opinion_surfaces(entities or {})
+    if opinions_of is None:
+        links, states = evaluate(opinions, evidence, supersessions=changes, surfaces=surfaces)
+        return links, states, days
+    # Only the opinions about `opinions_of` (or naming one of them), with everything that
+    # can bear on them: items about one of their entities (as evaluate sees it: those the
+    # item's words name too), every passage of a day and file where one is (a pronoun
+    # reaches back across passages), and items whose words on the same day would be merged
+    # with one of those (evaluate keeps the first of such twins).
+    items: list[OpinionIn | EvidenceIn] = [*opinions, *evidence]
+    named = names_in((i.statement if isinstance(i, OpinionIn) else i.text for i in items), surfaces)
+    reach = {i.id: frozenset(i.entities) | n for i, n in zip(items, named, strict=True)}
+    # "" stands for the opinions naming no entity (see graphmem.index.delta)
+    anyone = frozenset({""})
+    wanted = {
+        o.id
+        for o in opinions
+        if opinions_of & (reach[o.id] if o.entities else reach[o.id] | anyone)
+    }
+    related = {e for o in opinions if o.id in wanted for e in reach[o.id]}
+    near = [i for i in items if related & reach[i.id]]
+    runs = {(i.path, i.day) for i in near if isinstance(i, EvidenceIn) and i.kind == "log"}
+    near_days = {i.day for i in near}
+    keys = {_twin_key(i) for i in near}
+
+    def keep(item: OpinionIn | EvidenceIn) -> bool:
+        if related & reach[item.id] or item.id in wanted:
+            return True
+        if isinstance(item, EvidenceIn) and item.kind == "log" and (item.path, item.day) in runs:
+            return True
+        return item.day in near_days and _twin_key(item) in keys
+
+    keep_o = [o for o in opinions if keep(o)]
+    keep_e = [e for e in evidence if keep(e)]
+    links, states = evaluate(keep_o, keep_e, supersessions=changes, surfaces=surfaces, aim=opinions)
+    links = [lk for lk in links if lk.opinion in wanted]
+    return links, {k: v for k, v in states.items() if k in wanted}, days
+
+
+def text_evidence(texts: Iterable[FactRef]) -> list[EvidenceIn]:
+    """Passages of free text as opinion evidence, judged sentence by sentence; an entity
+    page's prose and memory.md count undated, other undated text not at all."""
+    return [
         EvidenceIn(
             ref.block.id,
             "log",
@@ -741,37 +796,18 @@ def _evolve_opinions(
             curated=ref.role in ("entity", "core"),
             line_end=ref.block.line_end,
         )
-        for ref in texts or []
+        for ref in texts
         if ref.day is not None or ref.role in ("entity", "core")
     ]
+
+
+def opinion_surfaces(entities: Mapping[str, EntityInfo]) -> dict[str, str]:
+    """Folded name or alias -> slug: how opinion evolution finds who a sentence names."""
     surfaces: dict[str, str] = {}
-    for ent in (entities or {}).values():
+    for ent in entities.values():
         for name in (ent.name, *ent.aliases):
             surfaces.setdefault(fold(name), ent.slug)
-    days = {ref.block.id: ref.day for ref in facts if ref.block.kind == "opinion"}
-    if opinions_of is None:
-        links, states = evaluate(opinions, evidence, supersessions=changes, surfaces=surfaces)
-        return links, states, days
-    # Only the opinions about `opinions_of`, with everything that can bear on them: items
-    # sharing one of their entities, and items whose words on the same day would be merged
-    # with one of those (evaluate keeps the first of such twins).
-    wanted = {o.id for o in opinions if opinions_of.intersection(o.entities) or not o.entities}
-    related = {e for o in opinions if o.id in wanted for e in o.entities}
-    items: list[OpinionIn | EvidenceIn] = [*opinions, *evidence]
-    near = [i for i in items if related.intersection(i.entities)]
-    near_days = {i.day for i in near}
-    keys = {_twin_key(i) for i in near}
-
-    def keep(item: OpinionIn | EvidenceIn) -> bool:
-        if related.intersection(item.entities) or item.id in wanted:
-            return True
-        return item.day in near_days and _twin_key(item) in keys
-
-    keep_o = [o for o in opinions if keep(o)]
-    keep_e = [e for e in evidence if keep(e)]
-    links, states = evaluate(keep_o, keep_e, supersessions=changes, surfaces=surfaces)
-    links = [lk for lk in links if lk.opinion in wanted]
-    return links, {k: v for k, v in states.items() if k in wanted}, days
+    return surfaces
 
 
 def _twin_key(item: OpinionIn | EvidenceIn) -> tuple[date | None, str]:

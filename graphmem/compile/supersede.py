@@ -381,7 +381,10 @@ class _Context(NamedTuple):
 
 
 def find_supersessions(
-    facts: Sequence[FactIn], aliases: Mapping[str, str] | None = None
+    facts: Sequence[FactIn],
+    aliases: Mapping[str, str] | None = None,
+    *,
+    bearing: set[str] | None = None,
 ) -> list[Supersession]:
     """Every SUPERSEDES edge among `facts`, in the order the newer facts happened.
 
@@ -389,6 +392,11 @@ def find_supersessions(
     "pg" -> "postgres") so values and subjects compare as entities. The rules are in the
     module docstring; each edge's `cue` names the class and the change
     ("lives-in: Lisbon -> Porto", "set relay.maxRetries: 5 -> 8", "marker: now (...)").
+
+    `bearing`, when given, receives the ids of the sentences of free text (kind LOG) that
+    hold a claim or a typed value. Any other sentence changes nothing here (it ends no
+    value, holds none, and takes no fallback): leaving it out of a later call with the
+    same aliases gives the same edges, which is how an incremental index skips them.
     """
     alias = {_fold(k): v for k, v in (aliases or {}).items()}
     order = sorted(
@@ -419,6 +427,8 @@ def find_supersessions(
         pending: list[_Claim] = []
         words = frozenset(_TRIGGER_WORD.findall(fact.text.lower()))
         claims = _claims(fact.text, words, ctx, fact.day)
+        if log and claims and bearing is not None:
+            bearing.add(fact.id)
         if claims and plan(i):
             continue
         # the fallback is for predicates no rule knows; a known one already had its say
@@ -447,7 +457,7 @@ def find_supersessions(
                 out.append(Supersession(fact.id, facts[hit_fact].id, start, cue))
                 book.kill(hit_fact)
         recent[ctx.primary].append((i, content))
-    return _by_slot(facts, order, alias, out, plan)
+    return _by_slot(facts, order, alias, out, plan, bearing)
 
 
 def _by_slot(
@@ -456,6 +466,7 @@ def _by_slot(
     alias: Mapping[str, str],
     found: list[Supersession],
     plan: Callable[[int], bool] = lambda i: False,
+    bearing: set[str] | None = None,
 ) -> list[Supersession]:
     """`found` plus the changes of a typed value (graphmem.extract.slots): a newer fact that sets
     the phone, IP, port, a thing's version or a config key of an entity it shares with the
@@ -481,6 +492,8 @@ def _by_slot(
     for start, i in order:
         fact = facts[i]
         values = _values(fact.text)
+        if values and fact.kind == LOG and bearing is not None:
+            bearing.add(fact.id)
         if not values or plan(i):
             continue
         changes = not temporary(fact.text)

@@ -30,7 +30,7 @@ import pickle
 import shutil
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from functools import cached_property
 from pathlib import Path
@@ -38,6 +38,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from graphmem.compile.opinions import Sentence, reached_through, sentences_of
 from graphmem.compile.rows import (
     NODE_COLUMNS,
     CrossLinks,
@@ -56,8 +57,11 @@ from graphmem.compile.rows import (
     fact_evidence,
     find_fact_supersessions,
     finish_row,
+    opinion_surfaces,
     page_aliases,
+    text_evidence,
 )
+from graphmem.extract.entities import Mention
 from graphmem.extract.stage import (
     Extractor,
     FileEntities,
@@ -69,7 +73,7 @@ from graphmem.index.load import add_rows, remove_nodes, remove_rel_statement
 from graphmem.index.seedstage import embed_texts, seed_rows, split_vectors
 from graphmem.index.timing import Laps
 from graphmem.parse.blocks import Notice, ParsedFile
-from graphmem.parse.names import fold
+from graphmem.parse.names import fold, normalize_text
 from graphmem.search.projection import Projection, patch_projection
 from graphmem.search.seeds import SeedIndex, connect
 from graphmem.search.windows import windows_of, write_windows
@@ -78,8 +82,9 @@ from graphmem.store.layout import Generation
 
 STATE_FILE = "state.pickle"
 #: Bumped when the layout of the kept state, or of what a delta patches, changes (an older
-#: state means a full build). 4: the seed index holds windows.
-STATE_VERSION = 5
+#: state means a full build). 4: the seed index holds windows; 6: the cross links keep
+#: the passages supersession reads (CrossLinks.bearing).
+STATE_VERSION = 6
 #: More changed files than this: a full build.
 MAX_CHANGED_FILES = 32
 #: A graph file this many times larger than after the last full build: a full build.
@@ -115,6 +120,11 @@ class FileState:
     warnings: tuple[Notice, ...]
     #: The file's passages as opinion evidence (a pickled list of FactRef).
     packed_texts: bytes = b""
+    #: Those passages in which supersession found a claim or a typed value: the only ones
+    #: it reads again while the entity table stays (CrossLinks.bearing).
+    bearing: tuple[FactRef, ...] = ()
+    #: The days of its passages (a sentence is a twin only of items of its own day).
+    text_days: frozenset[date | None] = frozenset()
 
     @classmethod
     def of(
@@ -123,6 +133,7 @@ class FileState:
         fr: FileRows,
         entities: FileEntities,
         warnings: tuple[Notice, ...],
+        bearing: frozenset[str],
     ) -> FileState:
         return cls(
             content_hash,
@@ -134,6 +145,8 @@ class FileState:
             entities,
             warnings,
             pickle.dumps(fr.texts, protocol=pickle.HIGHEST_PROTOCOL),
+            tuple(ref for ref in fr.texts if ref.block.id in bearing),
+            frozenset(ref.day for ref in fr.texts),
         )
 
     @cached_property
@@ -187,7 +200,7 @@ def state_of(
 ) -> IndexState:
     """The state a full build leaves (per_file, parsed and inputs in one file order)."""
     files = {
-        fr.path: FileState.of(hashes[fr.path], fr, fe, pf.warnings)
+        fr.path: FileState.of(hashes[fr.path], fr, fe, pf.warnings, cross.bearing)
         for fr, pf, fe in zip(per_file, parsed, inputs, strict=True)
     }
     tables = {ref.block.id: ref.table for fr in per_file for ref in fr.facts}
@@ -299,12 +312,62 @@ def apply_delta(
     incrementally, raises :class:`NotIncremental`.
     """
     order = list(hashes)
-    changed = {pf.path: pf for pf in parsed}
     lap = laps if laps is not None else Laps()
     lap.restart()
+    edit = _read(state, work, parsed, order, extractor, widen)
+    rows = _compile(edit, hashes, sizes, extractor)
+    lap("extract")
+    crossed = _redo_cross(state, order, edit, rows)
+    lap("cross")
+    data = _new_rows(state, order, rows, crossed.cross, previous)
+    people = _entity_changes(state, order, rows, edit.entities)
+    data.nodes["Entity"] = people.added
+    diff = _differences(state, crossed, rows, data)
+    lap("compile")
+    removed = _patch_graph(previous, gen, buffer_pool_mb, crossed.gone, people, diff, data)
+    counts = Counter(dict(previous_counts))
+    counts.update(data.counts())
+    counts.subtract(removed)
+    counts_out = {k: n for k, n in counts.items() if n or k in NODE_COLUMNS}
+    lap("graph")
+    embedded, notice = _patch_seeds(previous, gen, vectorize, crossed.gone, data, diff, people)
+    lap("seeds")
+    new_state = _next_state(state, order, hashes, edit, rows, crossed, people)
+    warnings = tuple(w for f in new_state.files.values() for w in f.warnings)
+    return DeltaResult(new_state, warnings, counts_out, embedded, notice)
+
+
+@dataclass(frozen=True)
+class _Read:
+    """The edit as read: the files to compile again and the entity table they make."""
+
+    work: Plan
+    #: Path -> the file parsed: the changed ones, and when the table changed, then the
+    #: unchanged files naming the entities that changed.
+    changed: dict[str, ParsedFile]
+    #: The same files in file order.
+    parsed: Sequence[ParsedFile]
+    #: Path -> its entity inputs, for the files in `changed`.
+    inputs: dict[str, FileEntities]
+    ner: dict[str, list[Mention]]
+    entities: dict[str, EntityInfo]
+    aliases: dict[str, str]
+    table_changed: bool
+
+
+def _read(
+    state: IndexState,
+    work: Plan,
+    parsed: Sequence[ParsedFile],
+    order: Sequence[str],
+    extractor: Extractor,
+    widen: Widen | None,
+) -> _Read:
+    """The entity table after the edit, and the files it makes a delta compile again."""
+    changed = {pf.path: pf for pf in parsed}
     ner = extractor.ner_spans(parsed, None)
-    fresh_inputs = {pf.path: file_entities(pf, ner) for pf in parsed}
-    inputs = [fresh_inputs[p] if p in changed else state.files[p].entities for p in order]
+    fresh = {pf.path: file_entities(pf, ner) for pf in parsed}
+    inputs = [fresh[p] if p in changed else state.files[p].entities for p in order]
     entities = entity_table(inputs)
     aliases = page_aliases(fe.page for fe in inputs if fe.page is not None)
     table_changed = entities != state.entities or aliases != state.aliases
@@ -318,34 +381,70 @@ def apply_delta(
         ner.update(extractor.ner_spans(more, None))
         for pf in more:
             changed[pf.path] = pf
-            fresh_inputs[pf.path] = state.files[pf.path].entities  # same bytes, same names
+            fresh[pf.path] = state.files[pf.path].entities  # same bytes, same names
         parsed = [changed[p] for p in order if p in changed]
         work = Plan(tuple(p for p in order if p in changed), work.removed)
-    extras = block_extras(parsed, extractor, entities, ner, narrow=True)
-    lap("extract")
-    rows = {
-        p: compile_file(pf, SourceInfo(p, hashes[p], sizes[p]), extras, entities, aliases)
-        for p, pf in changed.items()
+    return _Read(work, changed, parsed, fresh, ner, entities, aliases, table_changed)
+
+
+def _compile(
+    edit: _Read, hashes: Mapping[str, str], sizes: Mapping[str, int], extractor: Extractor
+) -> dict[str, FileRows]:
+    """The files to compile again, each on its own (graphmem.compile.rows.compile_file)."""
+    extras = block_extras(edit.parsed, extractor, edit.entities, edit.ner, narrow=True)
+    return {
+        p: compile_file(pf, SourceInfo(p, hashes[p], sizes[p]), extras, edit.entities, edit.aliases)
+        for p, pf in edit.changed.items()
     }
-    gone = [p for p in (*work.changed, *work.removed) if p in state.files]
+
+
+@dataclass(frozen=True)
+class _Crossed:
+    """The cross-file passes after the edit."""
+
+    #: The files whose old nodes go (changed or removed), and those nodes' ids.
+    gone: list[str]
+    dead: set[str]
+    #: Every typed bullet after the edit, in file order (empty when nothing was redone).
+    facts: list[FactRef]
+    cross: CrossLinks
+    #: The relationships `cross` makes.
+    made: set[RelKey]
+
+
+def _redo_cross(
+    state: IndexState, order: Sequence[str], edit: _Read, rows: Mapping[str, FileRows]
+) -> _Crossed:
+    """Supersession and opinion evolution again, where the edit reaches (see _cross)."""
+    gone = [p for p in (*edit.work.changed, *edit.work.removed) if p in state.files]
     dead = {  # deleted with their edges (a passage may be a SUPERSEDES source)
         ref.block.id for p in gone for ref in (*state.files[p].facts, *state.files[p].texts)
     }
-    edited = _changed_bullets(state, (*work.changed, *work.removed), rows)
-    if edited or table_changed:
-        facts = [
-            ref for p in order for ref in (rows[p].facts if p in rows else state.files[p].facts)
-        ]
-        texts = [
-            ref for p in order for ref in (rows[p].texts if p in rows else state.files[p].texts)
-        ]
-        cross = _cross(state, facts, edited, entities, aliases, texts)
-        made = _rel_set(cross_rels(cross, {ref.block.id: ref.table for ref in facts}))
-    else:  # the cross-file passes read nothing that changed
-        facts, cross, made = [], state.cross, state.rels
-    lap("cross")
+    edited = _changed_bullets(state, (*edit.work.changed, *edit.work.removed), rows)
+    if not edited and not edit.table_changed:  # the passes read nothing that changed
+        return _Crossed(gone, dead, [], state.cross, state.rels)
+    facts = [ref for p in order for ref in (rows[p].facts if p in rows else state.files[p].facts)]
+    cross = _cross(
+        state,
+        facts,
+        _Texts(state, rows, order),
+        edited,
+        edit.entities,
+        edit.aliases,
+        _Edit(rows, gone, edit.table_changed),
+    )
+    made = _rel_set(cross_rels(cross, {ref.block.id: ref.table for ref in facts}))
+    return _Crossed(gone, dead, facts, cross, made)
 
-    # The changed files' rows, finished with the cross-file results, and their evidence.
+
+def _new_rows(
+    state: IndexState,
+    order: Sequence[str],
+    rows: Mapping[str, FileRows],
+    cross: CrossLinks,
+    previous: Generation,
+) -> GraphData:
+    """The changed files' rows, finished with the cross-file results, and their evidence."""
     data = GraphData()
     for p in order:
         if p in rows:
@@ -358,36 +457,76 @@ def apply_delta(
         for row in data.nodes[table]:
             finish_row(row, table, cross)
     _evidence(data, state, rows, order, previous)
+    return data
 
-    # Entities: the same table (checked above), other counts.
+
+@dataclass(frozen=True)
+class _People:
+    """The entity rows after the edit, against those loaded."""
+
+    #: Slug -> row, every entity.
+    rows: dict[str, dict[str, object]]
+    added: list[dict[str, object]]
+    forgotten: list[str]
+    #: (slug, mentions, first_seen, last_seen) of the entities whose counts moved.
+    recounted: list[dict[str, object]]
+
+
+def _entity_changes(
+    state: IndexState,
+    order: Sequence[str],
+    rows: Mapping[str, FileRows],
+    entities: Mapping[str, EntityInfo],
+) -> _People:
+    """Entities: the same table (or only new names), other counts."""
     mentions = [
         (rows[p].day, rows[p].mentions)
         if p in rows
         else (state.files[p].day, state.files[p].mentions)
         for p in order
     ]
-    new_entities = {str(r["slug"]): r for r in entity_rows(entities, mentions)}
+    new = {str(r["slug"]): r for r in entity_rows(entities, mentions)}
     renamed = [
-        s for s, r in new_entities.items()
+        s for s, r in new.items()
         if s in state.entity_rows and _identity(state.entity_rows[s]) != _identity(r)
     ]  # fmt: skip
     if renamed:
         raise NotIncremental(f"entity {renamed[0]!r} changed its name, kind, aliases or page")
-    data.nodes["Entity"] = [r for s, r in new_entities.items() if s not in state.entity_rows]
-    forgotten = [s for s in state.entity_rows if s not in new_entities]
     recounted = [
-        {k: r[k] for k in ("slug", "mentions", "first_seen", "last_seen")}
-        for s, r in new_entities.items()
+        {k: r[k] for k in ("slug", *COUNT_COLUMNS)}
+        for s, r in new.items()
         if s in state.entity_rows and state.entity_rows[s] != r
     ]
+    return _People(
+        new,
+        [r for s, r in new.items() if s not in state.entity_rows],
+        [s for s in state.entity_rows if s not in new],
+        recounted,
+    )
 
-    # Cross-file differences among the bullets that stay.
+
+@dataclass(frozen=True)
+class _Differences:
+    """Cross-file differences among the bullets that stay."""
+
+    #: Relationships to delete (between nodes that stay).
+    unlink: list[RelKey]
+    #: Rows of kept facts whose end of validity moved, of kept opinions that evolved.
+    closed: list[dict[str, object]]
+    evolved: list[dict[str, object]]
+
+
+def _differences(
+    state: IndexState, crossed: _Crossed, rows: Mapping[str, FileRows], data: GraphData
+) -> _Differences:
+    """What changed among the bullets that stay; the new relationships go into `data`."""
+    made, dead, cross = crossed.made, crossed.dead, crossed.cross
     unlink = [r for r in state.rels - made if r[3] not in dead and r[4] not in dead]
     for rel, src, dst, a, b, props in sorted(made, key=repr):
         if (rel, src, dst, a, b, props) not in state.rels or a in dead or b in dead:
             data.rels[(rel, src, dst)].append({"from": a, "to": b, **dict(props)})
     new_ids = {ref.block.id for fr in rows.values() for ref in fr.facts}
-    kept = [ref for ref in facts if ref.block.id not in new_ids]
+    kept = [ref for ref in crossed.facts if ref.block.id not in new_ids]
     closed = [
         bullet_row(ref, cross) for ref in kept
         if ref.table == "Fact"
@@ -398,39 +537,58 @@ def apply_delta(
         if ref.table == "Opinion"
         and state.cross.opinions.get(ref.block.id) != cross.opinions.get(ref.block.id)
     ]  # fmt: skip
-    lap("compile")
-    # The graph: a copy of the published one, changed in one transaction.
+    return _Differences(unlink, closed, evolved)
+
+
+def _patch_graph(
+    previous: Generation,
+    gen: Generation,
+    buffer_pool_mb: int,
+    gone: Sequence[str],
+    people: _People,
+    diff: _Differences,
+    data: GraphData,
+) -> Counter[str]:
+    """The graph: a copy of the published one, changed in one transaction. Returns the
+    nodes and relationships removed, by table."""
     shutil.copyfile(previous.graph, gen.graph)
+    removed: Counter[str] = Counter()
     with Graph(gen.graph, read_only=False, buffer_pool_mb=buffer_pool_mb) as graph:
         graph.begin()
-        removed: Counter[str] = Counter()
         for p in gone:
             for table in ("Fact", "Opinion", "Passage", "Source"):
                 removed += remove_nodes(graph, table, "path", p)
-        for slug in forgotten:
+        for slug in people.forgotten:
             removed += remove_nodes(graph, "Entity", "slug", slug)
-        for rel, src, dst, a, b, _ in unlink:
+        for rel, src, dst, a, b, _ in diff.unlink:
             found = graph.execute(remove_rel_statement(rel, src, dst), {"a": a, "b": b}).rows
             removed[rel] += int(found[0][0])
-        for row in closed:
+        for row in diff.closed:
             graph.run("delta/set_fact_validity", id=row["id"], valid_to=row["valid_to"])
-        for row in evolved:
+        for row in diff.evolved:
             graph.run(
                 "delta/set_opinion_state",
                 **{k: row[k] for k in ("id", "confidence", "superseded", "last_updated")},
                 history=row.get("history"),
             )
-        for row in recounted:
+        for row in people.recounted:
             graph.run("delta/set_entity_mentions", **row)
         add_rows(graph, data)
         graph.commit()
-    counts = Counter(dict(previous_counts))
-    counts.update(data.counts())
-    counts.subtract(removed)
-    counts_out = {k: n for k, n in counts.items() if n or k in NODE_COLUMNS}
-    lap("graph")
+    return removed
 
-    # The seed index and its projection: a copy, patched.
+
+def _patch_seeds(
+    previous: Generation,
+    gen: Generation,
+    vectorize: Vectorizer,
+    gone: Sequence[str],
+    data: GraphData,
+    diff: _Differences,
+    people: _People,
+) -> tuple[int, str | None]:
+    """The seed index and its projection: a copy, patched. Returns (texts embedded now,
+    degraded notice)."""
     shutil.copyfile(previous.seeds, gen.seeds)
     new_seeds, new_windows = seed_rows(data), windows_of(data)
     vectors, _, embedded, notice = vectorize(embed_texts(new_seeds, new_windows))
@@ -441,28 +599,45 @@ def apply_delta(
         raise NotIncremental(f"the seed index cannot be patched: {exc}") from None
     write_windows(gen.seeds, new_windows, window_vectors, gone)
     projected = GraphData()
-    projected.nodes["Fact"] = [*data.nodes["Fact"], *closed]
-    projected.nodes["Opinion"] = [*data.nodes["Opinion"], *evolved]
+    projected.nodes["Fact"] = [*data.nodes["Fact"], *diff.closed]
+    projected.nodes["Opinion"] = [*data.nodes["Opinion"], *diff.evolved]
     projected.nodes["Passage"] = data.nodes["Passage"]
     for rel_key, rels in data.rels.items():
         if rel_key[0] in ("MENTIONS", "NEXT", "EVIDENCE"):
             projected.rels[rel_key] = rels
-    names = {s: str(r["name"]) for s, r in new_entities.items()}
+    names = {s: str(r["name"]) for s, r in people.rows.items()}
     patch_projection(gen.seeds, removed_ids, projected, names)
-    lap("seeds")
+    return embedded, notice
 
+
+def _next_state(
+    state: IndexState,
+    order: Sequence[str],
+    hashes: Mapping[str, str],
+    edit: _Read,
+    rows: Mapping[str, FileRows],
+    crossed: _Crossed,
+    people: _People,
+) -> IndexState:
+    """What the next delta starts from."""
+    bearing = crossed.cross.bearing
     files = {
-        p: FileState.of(hashes[p], rows[p], fresh_inputs[p], changed[p].warnings)
+        p: FileState.of(hashes[p], rows[p], edit.inputs[p], edit.changed[p].warnings, bearing)
         if p in rows
+        else _rebear(state.files[p], bearing) if edit.table_changed
         else state.files[p]
         for p in order
-    }
-    new_state = IndexState(
-        STATE_VERSION, state.key, files, entities, aliases, cross, new_entities, made,
-        full_bytes=state.full_bytes,
+    }  # fmt: skip
+    return IndexState(
+        STATE_VERSION, state.key, files, edit.entities, edit.aliases, crossed.cross,
+        people.rows, crossed.made, full_bytes=state.full_bytes,
     )  # fmt: skip
-    warnings = tuple(w for f in files.values() for w in f.warnings)
-    return DeltaResult(new_state, warnings, counts_out, embedded, notice)
+
+
+def _rebear(kept: FileState, bearing: frozenset[str]) -> FileState:
+    """An unchanged file's state after supersession read every passage again (names now
+    match differently, so another passage may hold a claim)."""
+    return replace(kept, bearing=tuple(ref for ref in kept.texts if ref.block.id in bearing))
 
 
 def name_probes(
@@ -509,37 +684,91 @@ def _identity(row: Mapping[str, object]) -> dict[str, object]:
     return {k: v for k, v in row.items() if k not in COUNT_COLUMNS}
 
 
+class _Texts:
+    """Every file's passages after the edit, unpickled only where a pass needs them: a
+    one-day edit reads the changed files' and the bearing ones (FileState.bearing)."""
+
+    def __init__(
+        self, state: IndexState, rows: Mapping[str, FileRows], order: Sequence[str]
+    ) -> None:
+        self.state, self.rows, self.order = state, rows, order
+
+    def of(self, path: str) -> list[FactRef]:
+        """The passages of one file."""
+        return self.rows[path].texts if path in self.rows else self.state.files[path].texts
+
+    def bearing(self, path: str) -> Sequence[FactRef]:
+        """The passages of one file supersession has to read: all of a changed file's."""
+        return self.rows[path].texts if path in self.rows else self.state.files[path].bearing
+
+    def dated(self, days: set[date | None]) -> list[str]:
+        """The files with a passage of one of `days`, in file order."""
+        return [
+            p for p in self.order
+            if p in self.rows or not self.state.files[p].text_days.isdisjoint(days)
+        ]  # fmt: skip
+
+    @cached_property
+    def every(self) -> list[FactRef]:
+        """Every passage, in file order."""
+        return [t for p in self.order for t in self.of(p)]
+
+
+@dataclass(frozen=True)
+class _Edit:
+    """What the cross-file passes need to know of the edit itself."""
+
+    #: The files compiled again, by path.
+    rows: Mapping[str, FileRows]
+    #: The files whose old rows go (changed or removed).
+    gone: Sequence[str]
+    table_changed: bool
+
+
 def _cross(
     state: IndexState,
     facts: list[FactRef],
+    texts: _Texts,
     edited: list[FactRef],
     entities: Mapping[str, EntityInfo],
     aliases: Mapping[str, str],
-    texts: list[FactRef] | None = None,
+    edit: _Edit,
 ) -> CrossLinks:
     """The cross-file links after the edit; `edited` are the bullets, before and after, of
     the files whose bullets changed (see :func:`_changed_bullets`).
 
     They depend on each bullet's text, day, stated confidence, validity and entities, in
     file order, never on its lines: when no file's bullets changed in those, nothing
-    changed (the caller keeps the old links). Otherwise supersession is found again in full (it is cheap) and opinions are
-    evolved again where the changed bullets or changed supersessions reach (their
-    entities); the rest keep their links.
+    changed (the caller keeps the old links). Otherwise supersession is found again over
+    every bullet, but over only those passages of free text that can take part (the
+    `bearing` ones, graphmem.compile.supersede, plus the changed files'), and opinions are evolved
+    again where the changed bullets, changed sentences or changed supersessions reach
+    (their entities); the rest keep their links.
     """
-    # "" stands for the edit itself: opinions naming no entity are evolved again too.
-    touched = {""} | {slug for ref in edited for slug in ref.slugs}
-    supersessions = find_fact_supersessions(facts, entities, aliases, texts or [])
+    if edit.table_changed:  # names match differently: every passage is read again
+        scan = texts.every
+    else:
+        scan = [t for p in texts.order for t in texts.bearing(p)]
+    bearing: set[str] = set()
+    supersessions = find_fact_supersessions(facts, entities, aliases, scan, bearing=bearing)
+    touched = _reached(state, facts, texts, edited, entities, edit)
     before = {(s.newer, s.older, s.day, s.cue) for s in state.cross.supersessions}
     after = {(s.newer, s.older, s.day, s.cue) for s in supersessions}
-    by_id = {ref.block.id: ref for f in state.files.values() for ref in (*f.facts, *f.texts)}
-    by_id.update((ref.block.id, ref) for ref in facts)
-    by_id.update((ref.block.id, ref) for ref in texts or [])  # a sentence may supersede
-    for newer, older, _, _ in before ^ after:
-        for fid in (newer, older):
-            if fid in by_id:
-                touched |= by_id[fid].slugs
+    if before != after and touched is not None:
+        by_id = {ref.block.id: ref for f in state.files.values() for ref in (*f.facts, *f.texts)}
+        by_id.update((ref.block.id, ref) for ref in facts)
+        by_id.update((ref.block.id, ref) for ref in texts.every)  # a sentence may supersede
+        for newer, older, _, _ in before ^ after:
+            for fid in (newer, older):
+                if fid in by_id:
+                    touched |= by_id[fid].slugs
     fresh = cross_links(
-        facts, entities, aliases, supersessions=supersessions, opinions_of=touched, texts=texts
+        facts,
+        entities,
+        aliases,
+        supersessions=supersessions,
+        opinions_of=touched,
+        texts=texts.every if touched is None or touched else [],
     )
     alive = {ref.block.id for ref in facts}
     redone = set(fresh.opinions)
@@ -553,7 +782,70 @@ def _cross(
     links += fresh.links
     supersedes = [s for s in state.cross.opinion_supersedes if s[1] not in redone and s[1] in alive]
     supersedes += fresh.opinion_supersedes
-    return CrossLinks(supersessions, fresh.closed, links, opinions, supersedes)
+    return CrossLinks(supersessions, fresh.closed, links, opinions, supersedes, frozenset(bearing))
+
+
+def _reached(
+    state: IndexState,
+    facts: list[FactRef],
+    texts: _Texts,
+    edited: list[FactRef],
+    entities: Mapping[str, EntityInfo],
+    edit: _Edit,
+) -> set[str] | None:
+    """The entities whose opinions the edit's bullets and sentences may move ("" stands for
+    the opinions naming no entity; see compile.cross_links), before supersession; None:
+    every opinion (a changed rule naming no one, which any permission hears).
+
+    When only free text changed (same bullets, same entity table, no file added or
+    removed), that is what the changed sentences are about: an opinion reaches a sentence
+    only through those (opinions.reached_through). A changed sentence no opinion can reach
+    moves nothing, unless it has a twin (the same words on the same day, which evaluate
+    counts once): then, and for anything else, every entity the edited files name."""
+    broad = {""} | {slug for ref in edited for slug in ref.slugs}
+    if (
+        edit.table_changed
+        or any(p not in state.files for p in edit.rows)
+        or any(
+            p not in edit.rows
+            or [_essence(r) for r in state.files[p].facts]
+            != [_essence(r) for r in edit.rows[p].facts]
+            for p in edit.gone
+        )
+    ):
+        return broad
+    surfaces = opinion_surfaces(entities)
+    old = sentences_of(text_evidence(t for p in edit.gone for t in state.files[p].texts), surfaces)
+    new = sentences_of(text_evidence(t for p in edit.gone for t in edit.rows[p].texts), surfaces)
+    gone, came = set(old) - set(new), set(new) - set(old)
+    touched: set[str] = set()
+    for sentence in gone | came:
+        through = reached_through(sentence)
+        if "" in through:
+            return None
+        if sentence.item.day is None:
+            return broad  # curated text
+        touched |= through
+    days = {s.item.day for s in gone | came}
+    others = [
+        t for p in texts.dated(days) if p not in edit.rows for t in texts.of(p) if t.day in days
+    ]
+    around = sentences_of(text_evidence(others), surfaces) if others else []
+    if _twinned(gone, [*old, *around], facts) or _twinned(came, [*new, *around], facts):
+        return broad
+    return touched
+
+
+def _twinned(changed: set[Sentence], world: Sequence[Sentence], facts: Sequence[FactRef]) -> bool:
+    """Whether a changed sentence has the words of another item on its day (a bullet or an
+    unchanged sentence of `world`): opinions.evaluate keeps only the first of such twins."""
+    if not changed:
+        return False
+    keys = {(s.item.day, normalize_text(s.item.text)) for s in changed}
+    days = {day for day, _ in keys}
+    others = {(s.item.day, normalize_text(s.item.text)) for s in world if s not in changed}
+    others.update((ref.day, normalize_text(ref.block.text)) for ref in facts if ref.day in days)
+    return not keys.isdisjoint(others)
 
 
 def _changed_bullets(
