@@ -218,6 +218,10 @@ def test_cli_recall_about_and_timeline_json(settings: Settings) -> None:
     then = json.loads(out.stdout)["current_facts"]
     assert current and len(then) < len(current)  # what began after 2024 did not hold then
     assert all((f["when"] or "")[:10] <= "2024-01-01" for f in then)
+    out = runner.invoke(app, [*ws, "about", "Pete", "--json", "--now", "2025-10-01"], env=env)
+    october = [f["text"] for f in json.loads(out.stdout)["current_facts"]]
+    assert any("works at Acme" in t for t in october)  # superseded only on 31 October
+    assert not any("works at Acme" in f["text"] for f in current)
     out = runner.invoke(app, [*ws, "timeline", "atlas", "--since", "2025-10-01", "--json"], env=env)
     events = json.loads(out.stdout)["events"]
     assert events and all(e["when"] >= "2025-10-01" for e in events if e["when"])

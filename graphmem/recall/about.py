@@ -133,10 +133,15 @@ def entity_card(
     superseded = {r["id"]: r for r in graph.run("about/superseded", slug=slug).dicts()}
     facts = graph.run("entity/facts", slug=slug).dicts()
     fact_rows = _rows_by_id(graph, [f["id"] for f in facts])
+
+    def replaced(fact_id: str) -> bool:  # by `now`, when asked about a day in the past
+        row = superseded.get(fact_id)
+        return row is not None and (now is None or row["day"] is None or row["day"] <= now)
+
     current = [
         _line(*fact_rows[f["id"]])
         for f in facts
-        if f["id"] not in superseded
+        if not replaced(f["id"])
         and f["kind"] != "experience"
         and f["id"] in fact_rows
         and (now is None or holds_at(fact_rows[f["id"]][1], now))
