@@ -24,6 +24,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import date
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -32,7 +33,7 @@ from graphmem.config import Settings
 from graphmem.errors import NotIndexedError
 from graphmem.extract.crosslingual import english_query
 from graphmem.extract.entities import Gazetteer
-from graphmem.extract.slots import SETTING, VERSION, slots, temporary
+from graphmem.extract.slots import SETTING, VERSION, Slot, slots, temporary
 from graphmem.extract.stopwords import content_words
 from graphmem.index.vectorfill import coverage_notice
 from graphmem.recall.about import holds_at
@@ -772,17 +773,25 @@ def slot_value(slot: tuple[str, str, str, str], lasting: bool) -> str:
     return slot[3] if lasting else ""
 
 
+@lru_cache(maxsize=32768)
+def _read_slots(text: str) -> tuple[tuple[Slot, ...], bool]:
+    """The typed values of a candidate's text and whether they last (not "until Friday"),
+    kept per text: every pass of a recall reads the same candidates, and a long-lived
+    process (the MCP server, the daemon) the same lines for many questions."""
+    values = tuple(slots(text)) if text else ()
+    return values, bool(values) and not temporary(text)
+
+
 def _stated_slots(items: Iterable[_Item]) -> Iterable[_Stated]:
     """(item, day, (type, key, owner, value), lasting) for every typed value of every item;
     the owner is an entity the item names ("" for a config key or a thing's version, and
     for an item that names no entity)."""
     for item in items:
         text = str(item.row.get("text") or item.row.get("statement") or "")
-        values = slots(text) if text else []
+        values, lasting = _read_slots(text)
         if not values:
             continue
         owners = {slug for slug, _, _ in item.entities} or {""}
-        lasting = not temporary(text)
         for slot in values:
             for owner in [""] if slot.type in (SETTING, VERSION) else sorted(owners):
                 yield item, item.row.get("day"), (slot.type, slot.key, owner, slot.value), lasting
