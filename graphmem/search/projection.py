@@ -158,8 +158,9 @@ class Projection:
         self, slugs: Sequence[str], limit: int, *, tables: Sequence[str], hows: Sequence[str] = ()
     ) -> list[tuple[str, str, date | None]]:
         """(id, slug, day) of the items of `tables` that mention any of `slugs` (only by
-        `hows`, when given), undated first (as Kùzu orders a null), then newest first, at most `limit` rows: the
-        queries recall/entity_items and recall/subject_items, on the projection."""
+        `hows`, when given), undated first (as Kùzu orders a null), then newest first, at
+        most `limit` rows: the queries recall/entity_items and recall/subject_items, on
+        the projection."""
         where = [f"m.slug IN ({','.join('?' * len(slugs))})"]
         where.append(f"r.tbl IN ({','.join('?' * len(tables))})")
         if hows:

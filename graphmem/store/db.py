@@ -66,6 +66,7 @@ class Graph:
 
     def close(self) -> None:
         """Close the connection and database (checkpointing a writer's WAL)."""
+        self._prepared.clear()  # freed before the connection they were prepared on
         self._conn.close()
         self._db.close()
 
