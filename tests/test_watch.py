@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from conftest import WriteFiles, settings_for
 
@@ -69,8 +70,9 @@ def test_a_change_is_indexed_after_the_quiet_period(make_workspace: WriteFiles) 
     assert facts(root) == ["Lives in Lisbon", "Moved to Porto"]
 
 
-def test_ctrl_c_stops_the_command_cleanly(make_workspace: WriteFiles) -> None:
-    root = make_workspace({"memory/2025-11-01.md": "Hello @Peter.\n"})
+def _watch_until(root: Path, stop: signal.Signals, sigint: Any) -> tuple[int, str, str]:
+    """Start `graphmem watch` with SIGINT set to `sigint` in the child, wait for its first
+    report, send `stop`: (exit code, stdout, stderr)."""
     env = {
         **os.environ,
         "GRAPHMEM_NER_MODEL": "none",
@@ -83,16 +85,22 @@ def test_ctrl_c_stops_the_command_cleanly(make_workspace: WriteFiles) -> None:
         stderr=subprocess.PIPE,
         text=True,
         env=env,
-        # A shell's background job ignores SIGINT, and Python keeps that: give the child
-        # the default so that Ctrl-C is what is tested.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=lambda: signal.signal(signal.SIGINT, sigint),
     )
     assert proc.stdout is not None
     line = proc.stdout.readline()  # the first index is done when it reports
     assert "indexed" in line or "up to date" in line
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(stop)
     out, err = proc.communicate(timeout=HANG)
-    assert proc.returncode == 0, err
+    return proc.returncode, out, err
+
+
+def test_ctrl_c_stops_the_command_cleanly(make_workspace: WriteFiles) -> None:
+    root = make_workspace({"memory/2025-11-01.md": "Hello @Peter.\n"})
+    # A shell's background job ignores SIGINT, and Python keeps that: give the child the
+    # default so that Ctrl-C is what is tested.
+    code, out, err = _watch_until(root, signal.SIGINT, signal.SIG_DFL)
+    assert code == 0, err
     assert "stopped" in out and "Traceback" not in err
 
 
@@ -100,24 +108,6 @@ def test_sigterm_stops_the_command_cleanly(make_workspace: WriteFiles) -> None:
     """A service manager stops `watch` with SIGTERM: it ends as on Ctrl-C, with "stopped"
     and exit 0, also when started as a background job (which ignores SIGINT)."""
     root = make_workspace({"memory/2025-11-01.md": "Hello @Peter.\n"})
-    env = {
-        **os.environ,
-        "GRAPHMEM_NER_MODEL": "none",
-        "GRAPHMEM_EMBED_MODEL": "none",
-        "GRAPHMEM_BUFFER_POOL_MB": "64",
-    }
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "graphmem", "--workspace", str(root), "watch", "--interval", "0.1"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
-    )
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    assert "indexed" in line or "up to date" in line
-    proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=HANG)
-    assert proc.returncode == 0, err
+    code, out, err = _watch_until(root, signal.SIGTERM, signal.SIG_IGN)
+    assert code == 0, err
     assert "stopped" in out and "Traceback" not in err
