@@ -34,17 +34,17 @@ class RecallConfig:
     #: chat speakers), not the names NER promoted: NER's guesses ("Casa da Música",
     #: "Lyon" as a person) gave their boosts to every line naming a place or a venue.
     declared_entities_only: bool = True
-    #: Two-part questions: the entity the `bridge_top` best answers name most (declared,
-    #: named by at most `bridge_hub_share` of all items) joins the question's entities
-    #: for a second pass.
+    #: Two-part and "why" questions: the entity the `bridge_top` best answers name most
+    #: (declared, named by at most `bridge_hub_share` of all items) joins the question's
+    #: entities for a second pass.
     second_hop: bool = True
+    bridge_top: int = 5
+    bridge_hub_share: float = 0.2
     #: Current-state channel: the facts that hold now about the bridge entity of a
     #: two-part question whose second part asks about the present ("what is that person's
     #: position now?"), `current_k` per entity at weight `weights["current"]`. (Given to
     #: the entities of every question asking about the present, it cost multilingual.)
     current_k: int = 10
-    bridge_top: int = 5
-    bridge_hub_share: float = 0.2
     #: An entity whose bank-page definition line is among this many best lexical or vector
     #: hits counts as named by the question (see Recaller._described); 0 turns it off.
     definition_top: int = 3
