@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from graphmem.search import embed
+from graphmem.search import embed, quantize
 from graphmem.search.embed import (
     DEFAULT_MODEL,
     EmbeddingCache,
@@ -171,16 +171,107 @@ def test_cache_dir_assembles_once_and_repairs_stale_folders(
 
 
 def test_sessions_sleep_between_operators(real: embed.Embedder, tmp_path: Path) -> None:
-    """Every session, with or without a cache folder and from a saved graph, has its idle
-    threads sleep: busy-waiting costs other processes' CPU on a shared machine."""
+    """Every session, with or without a cache folder and from a kept graph, has its idle
+    threads sleep: busy-waiting costs other processes' CPU on a shared machine. The int8
+    graph runs on one onnxruntime thread per call, with a worker per CPU side by side."""
     with_folder, _ = load_embedder("minilm-int8", cache_dir=tmp_path)
     embed._LOADED.clear()
-    from_saved, _ = load_embedder("minilm-int8", cache_dir=tmp_path)
-    for embedder in (real, with_folder, from_saved):
+    from_kept, _ = load_embedder("minilm-int8", cache_dir=tmp_path)
+    for embedder in (real, with_folder, from_kept):
         assert isinstance(embedder, embed.OrtEmbedder)
         options = embedder._session.get_session_options()
         assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
-        assert options.intra_op_num_threads == embed.threads()
+        assert options.intra_op_num_threads == 1
+        assert embedder.workers == embed.threads()
+
+
+def test_the_int8_graph_is_made_once_and_gives_a_text_one_vector(
+    real: embed.Embedder, tmp_path: Path
+) -> None:
+    """The package's "int8" model runs in float32 once onnxruntime folds it; graphmem runs a
+    really quantized graph, made once in the model folder, whose vector for a text does
+    not depend on what else is embedded with it (the cache and a rebuild rely on that)."""
+    first, notice = load_embedder("minilm-int8", cache_dir=tmp_path)
+    assert first is not None and notice is None
+    assert first.model_id.startswith("all-MiniLM-L6-v2-onnx-int8-dq8:")
+    (graph,) = tmp_path.glob(f"minilm-int8-*/{quantize.QUANTIZED}")
+    made = graph.stat().st_mtime_ns
+    embed._LOADED.clear()
+    again, _ = load_embedder("minilm-int8", cache_dir=tmp_path)
+    assert again is not first and graph.stat().st_mtime_ns == made  # kept, not made again
+    texts = ["Peter moved to Lisbon", "x " * 300, "Andy's birthday in Marrakech, with cake"]
+    together = again.embed(texts)
+    for row, text in enumerate(texts):
+        assert np.array_equal(again.embed([text])[0], together[row])
+    assert np.array_equal(together, real.embed(texts))  # the same graph without a folder
+
+
+def test_the_int8_vectors_keep_the_models_meaning(real: embed.Embedder, tmp_path: Path) -> None:
+    """Against the float32 graph (what runs without onnx): cosine 0.97 or more for each
+    text, and a model id of its own so no cache mixes the two."""
+    texts = [
+        "Peter moved to Lisbon in March",
+        "We decided to ship the Skein release on Friday",
+        "Melanie took the kids to a pottery class",
+        "Je préfère les réponses courtes",
+    ]
+    unquantized = _unquantized(tmp_path)
+    assert unquantized.model_id != real.model_id
+    mine, theirs = real.embed(texts), unquantized.embed(texts)
+    assert min(cos(a, b) for a, b in zip(mine, theirs, strict=True)) >= 0.97
+
+
+def _unquantized(tmp_path: Path) -> embed.OrtEmbedder:
+    available = quantize.available
+    quantize.available = lambda: False  # type: ignore[assignment]
+    try:
+        embedder, notice = load_embedder("minilm-int8", cache_dir=tmp_path / "fp32")
+    finally:
+        quantize.available = available  # type: ignore[assignment]
+    assert isinstance(embedder, embed.OrtEmbedder)
+    assert notice is not None and "pip install onnx" in notice
+    return embedder
+
+
+def test_without_onnx_the_float32_graph_runs_with_a_notice(
+    real: embed.Embedder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(quantize, "available", lambda: False)
+    embedder, notice = load_embedder("minilm-int8", cache_dir=tmp_path)
+    assert isinstance(embedder, embed.OrtEmbedder)
+    assert notice is not None and "unquantized" in notice and "pip install onnx" in notice
+    assert ":" in embedder.model_id and "-dq8" not in embedder.model_id
+    options = embedder._session.get_session_options()
+    assert options.intra_op_num_threads == embed.threads()
+    assert not list(tmp_path.glob(f"*/{quantize.QUANTIZED}"))
+    identity = embed.model_identity("minilm-int8", tmp_path)
+    assert identity is not None and identity.model_id == embedder.model_id
+
+
+def test_a_failed_quantization_falls_back_and_a_broken_graph_is_made_again(
+    real: embed.Embedder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(source: Path, target: Path) -> None:
+        raise RuntimeError("no room for the graph")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(quantize, "_quantize", broken)
+        patch.setattr(quantize, "_MADE", {})
+        fallback, notice = load_embedder("minilm-int8", cache_dir=tmp_path)
+    assert fallback is not None and "-dq8" not in fallback.model_id
+    assert notice is not None and "quantizing it failed (RuntimeError: no room" in notice
+    assert not list(tmp_path.glob(f"*/{quantize.QUANTIZED}*"))  # nothing half-written left
+
+    embed._LOADED.clear()
+    made, _ = load_embedder("minilm-int8", cache_dir=tmp_path)
+    assert made is not None and made.model_id == real.model_id  # made once onnx works again
+    (graph,) = tmp_path.glob(f"*/{quantize.QUANTIZED}")
+    graph.write_bytes(graph.read_bytes()[:1000])  # truncated, as by a full disk
+    embed._LOADED.clear()
+    repaired, notice = load_embedder("minilm-int8", cache_dir=tmp_path)
+    assert repaired is not None and notice is None and repaired.model_id == real.model_id
+    probe = ["Peter moved to Lisbon"]
+    assert np.array_equal(repaired.embed(probe), real.embed(probe))
 
 
 def test_loading_writes_no_onnxruntime_telemetry(real: embed.Embedder, tmp_path: Path) -> None:
