@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,6 +17,21 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 
 WriteFiles = Callable[[dict[str, str | bytes]], Path]
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _shared_model_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The tests share one quantized MiniLM graph among themselves (subprocesses inherit
+    the variable) and never write the user's ~/.cache."""
+    from graphmem.search.quantize import SHARED_ENV
+
+    before = os.environ.get(SHARED_ENV)
+    os.environ[SHARED_ENV] = str(tmp_path_factory.mktemp("shared-models"))
+    yield
+    if before is None:
+        os.environ.pop(SHARED_ENV, None)
+    else:
+        os.environ[SHARED_ENV] = before
 
 
 @pytest.fixture

@@ -254,6 +254,7 @@ def test_a_failed_quantization_falls_back_and_a_broken_graph_is_made_again(
     def broken(source: Path, target: Path) -> None:
         raise RuntimeError("no room for the graph")
 
+    monkeypatch.setenv(quantize.SHARED_ENV, str(tmp_path / "shared"))  # none made yet
     with monkeypatch.context() as patch:
         patch.setattr(quantize, "_quantize", broken)
         patch.setattr(quantize, "_MADE", {})
@@ -272,6 +273,49 @@ def test_a_failed_quantization_falls_back_and_a_broken_graph_is_made_again(
     assert repaired is not None and notice is None and repaired.model_id == real.model_id
     probe = ["Peter moved to Lisbon"]
     assert np.array_equal(repaired.embed(probe), real.embed(probe))
+
+
+def test_a_second_workspace_takes_the_int8_graph_from_the_shared_folder(
+    real: embed.Embedder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Quantizing costs seconds: it is done once per user, not once per workspace."""
+    shared = tmp_path / "shared"
+    monkeypatch.setenv(quantize.SHARED_ENV, str(shared))
+    monkeypatch.setattr(quantize, "_MADE", {})  # as a fresh process
+    first, _ = load_embedder("minilm-int8", cache_dir=tmp_path / "one")
+    (kept,) = shared.glob(f"minilm-*.{quantize.QUANTIZED}")
+
+    def refuse(source: Path, target: Path) -> None:
+        raise AssertionError("quantized a second time")
+
+    monkeypatch.setattr(quantize, "_quantize", refuse)
+    monkeypatch.setattr(quantize, "_MADE", {})
+    second, notice = load_embedder("minilm-int8", cache_dir=tmp_path / "two")
+    assert second is not None and notice is None and second is not first
+    assert second.model_id == real.model_id
+    (graph,) = (tmp_path / "two").glob(f"*/{quantize.QUANTIZED}")
+    assert graph.read_bytes() == kept.read_bytes()
+    probe = ["Peter moved to Lisbon"]
+    assert np.array_equal(second.embed(probe), real.embed(probe))
+
+
+def test_the_shared_folder_follows_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(quantize.SHARED_ENV, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert quantize.shared_folder() == tmp_path / "xdg" / "graphmem" / "models"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert quantize.shared_folder() == tmp_path / "home" / ".cache" / "graphmem" / "models"
+    monkeypatch.setenv(quantize.SHARED_ENV, "")
+    assert quantize.shared_folder() is None
+    monkeypatch.setattr(quantize, "_MADE", {})
+    embedder, notice = load_embedder("minilm-int8", cache_dir=tmp_path / "ws")
+    if embedder is None:
+        pytest.skip(f"model unavailable here: {notice}")
+    assert list((tmp_path / "ws").glob(f"*/{quantize.QUANTIZED}"))
+    assert not (tmp_path / "home").exists()  # no shared copy was written
 
 
 def test_loading_writes_no_onnxruntime_telemetry(real: embed.Embedder, tmp_path: Path) -> None:

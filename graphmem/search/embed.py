@@ -445,7 +445,7 @@ def _quantized_session(source: Path, sha: str, folder: Path | None) -> Any:
     try:
         return _plain_session(graph)
     except Exception:  # truncated or foreign: make it again
-        quantize.forget(graph)
+        quantize.forget(graph, sha)
         return _plain_session(quantize.quantized_graph(source, sha, folder))
 
 

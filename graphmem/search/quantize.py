@@ -16,8 +16,11 @@ Cosine to the float32 vectors: min 0.978, mean 0.992. The recipe is deterministi
 file, byte for byte, on every run), and the vectors get their own model id
 (:data:`MODEL_SUFFIX`), so an embedding cache never mixes the two.
 
-Quantizing needs the ``onnx`` package and costs ~3.5 s of CPU and ~400 MB of memory, once
-per model folder; a process that quantized once copies its file into any other folder.
+Quantizing needs the ``onnx`` package and costs 3.5–5 s of CPU and ~400 MB of memory (most
+of it onnxruntime's quantizer looping over the 20,736 output channels in Python). So it is
+done once per machine: the graph is kept in the workspace's model folder, where sessions
+load it, and in a folder shared by every workspace of the user (:func:`shared_folder`), from
+which the next workspace takes a link or a copy.
 """
 
 from __future__ import annotations
@@ -43,6 +46,26 @@ _MADE: dict[str, Path] = {}
 _SCRATCH: list[tempfile.TemporaryDirectory[str]] = []
 
 
+#: The environment variable naming the shared folder; set to "" to keep no shared copy.
+SHARED_ENV = "GRAPHMEM_MODEL_CACHE"
+
+
+def shared_folder() -> Path | None:
+    """The folder every workspace of this user takes the quantized graph from:
+    ``$GRAPHMEM_MODEL_CACHE``, else ``$XDG_CACHE_HOME/graphmem/models``, else
+    ``~/.cache/graphmem/models``; None when ``GRAPHMEM_MODEL_CACHE`` is empty."""
+    named = os.environ.get(SHARED_ENV)
+    if named is not None:
+        return Path(named).expanduser() if named.strip() else None
+    base = os.environ.get("XDG_CACHE_HOME", "").strip()
+    return (Path(base) if base else Path.home() / ".cache") / "graphmem" / "models"
+
+
+def _shared_copy(sha: str) -> Path | None:
+    folder = shared_folder()
+    return folder / f"minilm-{sha[:12]}.{QUANTIZED}" if folder is not None else None
+
+
 def available() -> bool:
     """Whether this Python can quantize (``onnx`` is installed)."""
     return importlib.util.find_spec("onnx") is not None
@@ -60,29 +83,55 @@ def quantized_graph(source: Path, sha: str, folder: Path | None) -> Path:
     if target.is_file():
         _MADE.setdefault(sha, target)
         return target
-    made = _MADE.get(sha)
+    shared = _shared_copy(sha)
+    made = next((p for p in (_MADE.get(sha), shared) if p is not None and p.is_file()), None)
     partial = folder / f".{QUANTIZED}.{os.getpid()}.tmp"
     try:
-        if made is not None and made.is_file():
-            shutil.copyfile(made, partial)
+        if made is not None:
+            _link_or_copy(made, partial)
         else:
             _quantize(source, partial)
         os.replace(partial, target)
     finally:
         partial.unlink(missing_ok=True)
     _MADE[sha] = target
+    if shared is not None and made is None:
+        _share(target, shared)
     for stale in folder.glob("model.optimized-ort*.onnx"):  # the float32 graph, kept before
         with suppress(OSError):
             stale.unlink()
     return target
 
 
-def forget(target: Path) -> None:
-    """Drop a quantized graph that failed to load, so the next call makes it again."""
+def forget(target: Path, sha: str) -> None:
+    """Drop a quantized graph that failed to load, and the copies it was taken from, so
+    the next call makes it again."""
     target.unlink(missing_ok=True)
-    for sha, path in list(_MADE.items()):
-        if path == target:
-            del _MADE[sha]
+    _MADE.pop(sha, None)
+    shared = _shared_copy(sha)
+    if shared is not None:
+        with suppress(OSError):
+            shared.unlink()
+
+
+def _link_or_copy(source: Path, target: Path) -> None:
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copyfile(source, target)
+
+
+def _share(graph: Path, shared: Path) -> None:
+    """Put `graph` in the shared folder for the next workspace; a folder that cannot be
+    written only means the next workspace quantizes again."""
+    partial = shared.parent / f".{shared.name}.{os.getpid()}.tmp"
+    try:
+        shared.parent.mkdir(parents=True, exist_ok=True)
+        _link_or_copy(graph, partial)
+        os.replace(partial, shared)
+    except OSError:
+        with suppress(OSError):
+            partial.unlink()
 
 
 def _quantize(source: Path, target: Path) -> None:
