@@ -48,6 +48,7 @@ SQLITE_TABLES: dict[str, tuple[str, ...]] = {
     "node_mentions": ("id", "slug", "name", "how"),
     "next_pairs": ("a", "b"),
     "evidence_pairs": ("claim", "passage", "how"),
+    "supersedes_pairs": ("newer", "older", "day", "cue"),
     # Which items each window holds; its vector is compared within float tolerance by
     # the tests that turn embeddings on (a batch of other texts may change the last bits).
     "windows": ("path", "ids"),

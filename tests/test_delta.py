@@ -812,7 +812,8 @@ def test_snapshot_covers_every_table(sample: Path, tmp_path: Path) -> None:
     expected = {f"graph:{t}" for t in (*node_columns(), *rel_columns())}
     expected |= {f"sqlite:{t}" for t in ("seeds", "seeds_fts", "meta", "sqlite_master")}
     expected |= {
-        f"sqlite:{t}" for t in ("node_rows", "node_mentions", "next_pairs", "evidence_pairs")
+        f"sqlite:{t}"
+        for t in ("node_rows", "node_mentions", "next_pairs", "evidence_pairs", "supersedes_pairs")
     }
     expected |= {
         "graph:count(*)",

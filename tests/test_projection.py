@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 from conftest import settings_for
 
 from graphmem.api import open_graph
 from graphmem.index.build import index_workspace
+from graphmem.recall.engine import Recaller, RecallOptions, RecallResult
 from graphmem.search.projection import Projection
-from graphmem.search.seeds import SeedIndex
+from graphmem.search.seeds import SeedIndex, connect
 from graphmem.store.layout import Store
+
+NOW = date(2026, 1, 1)
 
 
 def test_projection_matches_the_graph(sample: Path) -> None:
@@ -42,3 +46,38 @@ def test_projection_matches_the_graph(sample: Path) -> None:
         assert sorted(projection.evidence(ids)) == sorted(
             tuple(r) for r in graph.run("recall/evidence", ids=ids).rows
         )
+        assert projection.by_supersession
+        superseding = sorted(projection.supersedes(ids))
+        assert superseding, "the sample has superseded facts"
+        assert superseding == sorted(tuple(r) for r in graph.run("recall/supersedes", ids=ids).rows)
+
+
+def test_an_index_without_the_supersedes_table_asks_the_graph(sample: Path) -> None:
+    """An index written before the projection kept SUPERSEDES answers the same from Kùzu,
+    and an incremental index of it leaves it so (a table begun empty would hide links)."""
+    settings = settings_for(sample)
+    index_workspace(settings)
+    question = "Where does Peter live?"
+    with Recaller(settings) as recaller:
+        assert recaller.projection.by_supersession
+        before = _superseded(recaller.recall(question, RecallOptions(k=25, now=NOW)))
+    assert before, "the sample's question finds a superseded fact"
+    gen = Store(settings.memory_dir).current()
+    assert gen is not None
+    conn = connect(gen.seeds)
+    conn.execute("DROP TABLE supersedes_pairs")
+    conn.commit()
+    conn.close()
+    with Recaller(settings) as recaller:
+        assert not recaller.projection.by_supersession
+        assert _superseded(recaller.recall(question, RecallOptions(k=25, now=NOW))) == before
+    log = next((sample / "memory").glob("*.md"))
+    log.write_text(log.read_text(encoding="utf-8") + "\nA new line about the garden.\n")
+    assert index_workspace(settings).mode == "delta"
+    with Recaller(settings) as recaller:
+        assert not recaller.projection.by_supersession
+        assert _superseded(recaller.recall(question, RecallOptions(k=25, now=NOW))) == before
+
+
+def _superseded(result: RecallResult) -> list[tuple[str, str]]:
+    return [(p.source, str(p.superseded_by)) for p in result.packets if p.superseded_by]

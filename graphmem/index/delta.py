@@ -603,10 +603,11 @@ def _patch_seeds(
     projected.nodes["Opinion"] = [*data.nodes["Opinion"], *diff.evolved]
     projected.nodes["Passage"] = data.nodes["Passage"]
     for rel_key, rels in data.rels.items():
-        if rel_key[0] in ("MENTIONS", "NEXT", "EVIDENCE"):
+        if rel_key[0] in ("MENTIONS", "NEXT", "EVIDENCE", "SUPERSEDES"):
             projected.rels[rel_key] = rels
     names = {s: str(r["name"]) for s, r in people.rows.items()}
-    patch_projection(gen.seeds, removed_ids, projected, names)
+    unlinked = [(a, b) for rel, _, _, a, b, _ in diff.unlink if rel == "SUPERSEDES"]
+    patch_projection(gen.seeds, removed_ids, projected, names, unlinked)
     return embedded, notice
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import lru_cache
@@ -484,9 +484,16 @@ class Recaller:
         claims = [i for i, it in items.items() if it.table != "Passage"]
         if not claims:
             return {}
+        links: Sequence[Sequence[Any]]
+        if self.projection.by_supersession:
+            links = self.projection.supersedes(claims)
+        else:
+            links = self.graph.run("recall/supersedes", ids=claims).rows
         out: dict[str, tuple[str, date | None]] = {}
-        for newer, older, day, _ in self.graph.run("recall/supersedes", ids=claims).rows:
-            out[older] = (newer, day)
+        for newer, older, day, _ in links:
+            # replaced twice: its first replacement says when it stopped holding
+            if older not in out or _replaced_sooner((newer, day), out[older]):
+                out[older] = (newer, day)
         return out
 
     def _rank(
@@ -852,6 +859,17 @@ def _time_factor(
     if inside:
         return 1 + cfg.time_boost
     return cfg.time_after_penalty if day > end else cfg.time_penalty
+
+
+def _replaced_sooner(one: tuple[str, date | None], other: tuple[str, date | None]) -> bool:
+    """Whether replacement `one` (newer id, day) comes before `other`: a dated one before an
+    undated one, then the earlier day, then the smaller id (a stable answer)."""
+    (one_id, one_day), (other_id, other_day) = one, other
+    if (one_day is None) != (other_day is None):
+        return one_day is not None
+    if one_day is not None and other_day is not None and one_day != other_day:
+        return one_day < other_day
+    return one_id < other_id
 
 
 def _valid_at(item: _Item, superseded: dict[str, tuple[str, date | None]], when: date) -> bool:

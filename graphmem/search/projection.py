@@ -35,6 +35,9 @@ CREATE INDEX next_pairs_b ON next_pairs (b);
 CREATE TABLE evidence_pairs (claim TEXT NOT NULL, passage TEXT NOT NULL, how TEXT);
 CREATE INDEX evidence_pairs_claim ON evidence_pairs (claim);
 CREATE INDEX evidence_pairs_passage ON evidence_pairs (passage);
+CREATE TABLE supersedes_pairs (newer TEXT NOT NULL, older TEXT NOT NULL, day TEXT, cue TEXT);
+CREATE INDEX supersedes_pairs_newer ON supersedes_pairs (newer);
+CREATE INDEX supersedes_pairs_older ON supersedes_pairs (older);
 """
 #: The columns recall reads, per table (the query files' aliases: an opinion's statement is
 #: its "text").
@@ -64,29 +67,46 @@ def write_projection(path: Path, data: GraphData) -> None:
 
 
 def patch_projection(
-    path: Path, removed: Sequence[str], data: GraphData, names: dict[str, str]
+    path: Path,
+    removed: Sequence[str],
+    data: GraphData,
+    names: dict[str, str],
+    unlinked: Sequence[tuple[str, str]] = (),
 ) -> None:
-    """In the (not yet published) seed index at `path`: forget the items `removed`, then add
-    or replace the rows and relationships in `data`. `names`: entity slug -> name."""
+    """In the (not yet published) seed index at `path`: forget the items `removed` and the
+    SUPERSEDES links `unlinked` (newer, older) between items that stay, then add or replace
+    the rows and relationships in `data`. `names`: entity slug -> name."""
     conn = connect(path)
     try:
+        deletes = [
+            "DELETE FROM node_rows WHERE id IN ({marks})",
+            "DELETE FROM node_mentions WHERE id IN ({marks})",
+            "DELETE FROM next_pairs WHERE a IN ({marks}) OR b IN ({marks})",
+            "DELETE FROM evidence_pairs WHERE claim IN ({marks}) OR passage IN ({marks})",
+        ]
+        # An index written before the table existed goes on asking Kùzu (see supersession).
+        with_supersedes = has_table(conn, "supersedes_pairs")
+        if with_supersedes:
+            deletes.append(
+                "DELETE FROM supersedes_pairs WHERE newer IN ({marks}) OR older IN ({marks})"
+            )
+            conn.executemany(
+                "DELETE FROM supersedes_pairs WHERE newer = ? AND older = ?", list(unlinked)
+            )
         for start in range(0, len(removed), _CHUNK):
             chunk = list(removed[start : start + _CHUNK])
             marks = ",".join("?" * len(chunk))
-            for sql in (
-                f"DELETE FROM node_rows WHERE id IN ({marks})",
-                f"DELETE FROM node_mentions WHERE id IN ({marks})",
-                f"DELETE FROM next_pairs WHERE a IN ({marks}) OR b IN ({marks})",
-                f"DELETE FROM evidence_pairs WHERE claim IN ({marks}) OR passage IN ({marks})",
-            ):
-                conn.execute(sql, chunk * sql.count("IN ("))
-        _insert(conn, data, names)
+            for sql in deletes:
+                conn.execute(sql.format(marks=marks), chunk * sql.count("IN ("))
+        _insert(conn, data, names, supersedes=with_supersedes)
         conn.commit()
     finally:
         conn.close()
 
 
-def _insert(conn: sqlite3.Connection, data: GraphData, names: dict[str, str]) -> None:
+def _insert(
+    conn: sqlite3.Connection, data: GraphData, names: dict[str, str], *, supersedes: bool = True
+) -> None:
     for table, columns in _COLUMNS.items():
         conn.executemany(
             "INSERT OR REPLACE INTO node_rows (id, tbl, row) VALUES (?, ?, ?)",
@@ -117,6 +137,11 @@ def _insert(conn: sqlite3.Connection, data: GraphData, names: dict[str, str]) ->
                 "INSERT INTO evidence_pairs VALUES (?, ?, ?)",
                 ((r["from"], r["to"], r.get("how")) for r in rows),
             )
+        elif rel == "SUPERSEDES" and supersedes:
+            conn.executemany(
+                "INSERT INTO supersedes_pairs VALUES (?, ?, ?, ?)",
+                ((r["from"], r["to"], _plain(r.get("day")), r.get("cue")) for r in rows),
+            )
 
 
 class Projection:
@@ -129,6 +154,8 @@ class Projection:
         #: Whether items can be looked up by entity (an index built since
         #: node_mentions_slug; before, a scan of every mention: Kùzu answers instead).
         self.by_entity = self.available and has_table(conn, "node_mentions_slug", "index")
+        #: Whether SUPERSEDES links are here (an index built since supersedes_pairs).
+        self.by_supersession = self.available and has_table(conn, "supersedes_pairs")
 
     def _each(self, sql: str, ids: Sequence[str], repeat: int = 1) -> Iterable[tuple[Any, ...]]:
         unique = list(dict.fromkeys(ids))
@@ -180,6 +207,18 @@ class Projection:
             " UNION SELECT b, a FROM next_pairs WHERE b IN ({marks})"
         )
         return list(self._each(sql, ids, repeat=2))
+
+    def supersedes(self, ids: Sequence[str]) -> list[tuple[str, str, date | None, str | None]]:
+        """(newer, older, day, cue) for the SUPERSEDES links touching those ids, either end:
+        the query recall/supersedes, on the projection."""
+        sql = (
+            "SELECT newer, older, day, cue FROM supersedes_pairs WHERE newer IN ({marks})"
+            " UNION SELECT newer, older, day, cue FROM supersedes_pairs WHERE older IN ({marks})"
+        )
+        return [
+            (newer, older, date.fromisoformat(day) if day else None, cue)
+            for newer, older, day, cue in self._each(sql, ids, repeat=2)
+        ]
 
     def evidence(self, ids: Sequence[str]) -> list[tuple[str, str, str]]:
         """(claim, passage, how) for EVIDENCE links touching those ids, either end."""
