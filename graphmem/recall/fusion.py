@@ -116,12 +116,20 @@ def mmr(
 
 
 def jaccard_matrix(texts: Sequence[str]) -> np.ndarray:
-    """Pairwise Jaccard similarity of the texts' lower-cased word sets."""
-    sets = [set(t.casefold().split()) for t in texts]
-    n = len(sets)
-    out = np.eye(n)
-    for i in range(n):
-        for j in range(i + 1, n):
-            union = len(sets[i] | sets[j])
-            out[i, j] = out[j, i] = len(sets[i] & sets[j]) / union if union else 0.0
+    """Pairwise Jaccard similarity of the texts' lower-cased word sets (1 on the diagonal,
+    0 between two texts without words), from one product of their word-incidence matrix."""
+    vocabulary: dict[str, int] = {}
+    rows = [
+        [vocabulary.setdefault(w, len(vocabulary)) for w in set(t.casefold().split())]
+        for t in texts
+    ]
+    n = len(rows)
+    incidence = np.zeros((n, len(vocabulary)), dtype=np.float64)
+    for i, words in enumerate(rows):
+        incidence[i, words] = 1.0
+    shared = incidence @ incidence.T  # exact: small integers in float64
+    sizes = incidence.sum(axis=1)
+    union = sizes[:, None] + sizes[None, :] - shared
+    out = np.divide(shared, union, out=np.zeros_like(shared), where=union > 0)
+    np.fill_diagonal(out, 1.0)
     return out
