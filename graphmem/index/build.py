@@ -78,6 +78,7 @@ COMPILE_VERSION = code_version(
     "index/seedstage",
     "search/seeds",
     "search/projection",
+    "search/windows",
 )
 
 Progress = Callable[[str, int, int], None]

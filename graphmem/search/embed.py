@@ -58,7 +58,8 @@ TOKENIZER_FILES = (
 #: sentence-transformers truncates all-MiniLM-L6-v2 at 256 tokens (sentence_bert_config.json);
 #: the bundled tokenizer.json says 128, tokenizer_config.json's model_max_length 512.
 MAX_TOKENS = 256
-#: Texts per onnxruntime call: 32 measured faster than 256 on 2 cores.
+#: Texts per onnxruntime call of the float32 graph (the int8 one runs one text per call,
+#: :data:`QUANTIZED_BATCH`): 32 measured faster than 256 on 2 cores.
 BATCH_SIZE = 32
 #: Texts at least this long (characters; ~100 tokens and up, such as recall's windows) go
 #: through onnxruntime LONG_BATCH_SIZE at a time: 300 texts of ~256 tokens took peak RSS
