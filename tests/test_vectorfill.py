@@ -161,26 +161,32 @@ def test_a_full_build_publishes_before_it_creates_a_model_session(
     sample: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The first generation needs only the model's id and size, so no onnxruntime session
-    is made before it is published; and a full build whose cache holds every vector makes
-    none at all, and equals the build that embedded them."""
+    is made before it is published, and the progress line says "model" while one is made
+    (on a new machine, quantizing takes seconds); a full build whose cache holds every
+    vector makes none at all, and equals the build that embedded them."""
     import onnxruntime
 
     import graphmem.search.embed as embed
 
     settings = settings_for(sample, embed_model=EMBED)
-    sessions: list[bool] = []  # for each session made: was a generation published then?
+    stages: list[str] = []
+    # for each session made: was a generation published then, and what did the line say?
+    sessions: list[tuple[bool, str | None]] = []
     made = onnxruntime.InferenceSession
 
     def counted(*args: Any, **kwargs: Any) -> Any:
-        sessions.append(Store(settings.memory_dir).current() is not None)
+        published = Store(settings.memory_dir).current() is not None
+        sessions.append((published, stages[-1] if stages else None))
         return made(*args, **kwargs)
 
     monkeypatch.setattr(onnxruntime, "InferenceSession", counted)
     monkeypatch.setattr(embed, "_LOADED", {})  # as a fresh process
-    first = index_workspace(settings)
+    first = index_workspace(settings, progress=lambda stage, done, total: stages.append(stage))
     assert first.vectors is not None and first.vectors["items"] == first.vectors["of"]
     # the sessions (the int8 graph's, and quantizing's when it is made) come after the publish
-    assert sessions and all(sessions)
+    assert sessions and all(published for published, _ in sessions)
+    assert {line for _, line in sessions} == {"model"}
+    assert stages.index("model") < stages.index("embed")
 
     dest = tmp_path / "again"
     shutil.copytree(sample, dest)  # with its .memory: the embedding cache is warm

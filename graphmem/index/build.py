@@ -256,7 +256,11 @@ def _finish_vectors(
     from graphmem.index.seedstage import EMBED_CACHE, query_embedder
     from graphmem.search.embed import EmbeddingCache
 
+    if progress:  # a first load on this machine quantizes the model: seconds, not silent
+        progress("model", 0, 1)
     embedder, notice = query_embedder(settings)
+    if progress:
+        progress("model", 1, 1)
     if embedder is None:  # the model went missing since the build: recall says how much is in
         return replace(report, degraded=(*report.degraded, *((notice,) if notice else ())))
     fill_started = time.perf_counter()

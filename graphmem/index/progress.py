@@ -1,6 +1,6 @@
 """The progress line ``graphmem index`` shows on a terminal.
 
-One line, rewritten in place: the stage (parse, ner, extract, graph, seeds, embed,
+One line, rewritten in place: the stage (parse, ner, extract, graph, seeds, model, embed,
 windows), a bar and a count when the stage knows its total, and the seconds the stage has
 taken, so the line moves during every long stage. Each redraw erases the rest of the line
 (no stale digits from a longer line before), and :meth:`ProgressLine.clear` removes it
