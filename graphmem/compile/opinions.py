@@ -71,7 +71,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 from datetime import date
 from functools import lru_cache
@@ -496,10 +496,16 @@ class _Names:
         return frozenset(out)
 
 
-def _paragraphs(evidence: Sequence[EvidenceIn], names: _Names) -> dict[str, list[Sentence]]:
+def _paragraphs(
+    evidence: Sequence[EvidenceIn], names: _Names, only: Set[str] | None = None
+) -> dict[str, list[Sentence]]:
     """The sentences of every passage, by passage id. Passages of one file whose lines touch
     (the sentences of one paragraph, the lines of one chat) are read as one run: a pronoun
-    reaches back into the previous passage, and a mention of travelling covers the run."""
+    reaches back into the previous passage, and a mention of travelling covers the run.
+
+    `only`: the passage ids the caller will look up; a run holding none of them is not read
+    (the sentences of a run depend on that run alone, and reading every sentence of a 100k
+    workspace was a fifth of a full build)."""
     runs: list[list[EvidenceIn]] = []
     end = -1
     for ev in evidence:
@@ -512,6 +518,8 @@ def _paragraphs(evidence: Sequence[EvidenceIn], names: _Names) -> dict[str, list
         end = ev.line_start + ev.text.count("\n")
     out: dict[str, list[Sentence]] = {}
     for run in runs:
+        if only is not None and all(ev.id not in only for ev in run):
+            continue
         found = {ev.id: _units_of(ev) for ev in run}
         texts = [u.text for us in found.values() for u in us]
         travel = any(read(t).travel for t in texts) and not any(read(t).home for t in texts)
@@ -630,7 +638,7 @@ def evaluate(
 
     logs = [ev for ev in evidence if ev.kind == "log" and (ev.day is not None or ev.curated)]
     keep_runs = {ev.id for ev in logs if wanted_text(ev)}
-    split = _paragraphs(logs, names) if keep_runs else {}
+    split = _paragraphs(logs, names, keep_runs) if keep_runs else {}
     for ev in (*as_evidence, *evidence):
         if ev.id in seen_ids or (ev.day is None and not ev.curated):
             continue
