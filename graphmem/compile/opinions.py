@@ -463,9 +463,9 @@ class _Names:
         self._said: dict[str, re.Pattern[str]] = {}
         pattern = []
         if latin:
-            pattern.append(r"(?<![a-z0-9])(?:" + "|".join(map(re.escape, latin)) + r")(?![a-z0-9])")
+            pattern.append(r"(?<![a-z0-9])(?:" + longest_first(latin) + r")(?![a-z0-9])")
         if other:
-            pattern.append("(?:" + "|".join(map(re.escape, other)) + ")")
+            pattern.append("(?:" + longest_first(other) + ")")
         self.rx = re.compile("|".join(pattern)) if pattern else None
 
     def find(self, text: str) -> list[str]:
@@ -494,6 +494,41 @@ class _Names:
                 self._tokens[slug] = names_of([*self.by_slug.get(slug, ()), slug])
             out |= self._tokens[slug]
         return frozenset(out)
+
+
+#: The longest word :func:`longest_first` puts in a trie (a name or alias is far shorter).
+TRIE_DEPTH = 80
+
+
+def longest_first(words: Iterable[str]) -> str:
+    """A pattern matching any of `words`, the longest one that matches where a match starts
+    (with what follows the pattern: backtracking tries the shorter ones in turn): the same
+    matches as the alternation of `words` sorted longest first.
+
+    As a trie: the alternation tried all ~1,000 names and aliases of a 100k workspace at
+    every word of every sentence (8% of a full build); here each character picks at most
+    one branch. At a node, the one child that can match the next character is tried first,
+    then ending there, so the first success is the longest word."""
+    words = set(words)
+    if any(len(w) > TRIE_DEPTH for w in words):  # nested groups this deep overflow re's parser
+        return "|".join(map(re.escape, sorted(words, key=lambda w: (-len(w), w))))
+    trie: dict[str, dict] = {}  # type: ignore[type-arg]
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}  # a word ends here
+
+    def emit(node: dict[str, dict]) -> str:  # type: ignore[type-arg]
+        branches = [re.escape(ch) + emit(child) for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        if "" not in node:
+            return body
+        return ("(?:" + body + ")" if len(branches) == 1 and len(body) > 1 else body) + "?"
+
+    return emit(trie)
 
 
 def _paragraphs(
