@@ -23,6 +23,7 @@ from graphmem.compile.opinions import EvidenceIn, Link, OpinionIn, OpinionState,
 from graphmem.compile.supersede import KINDS as SUPERSEDE_KINDS
 from graphmem.compile.supersede import LOG as SUPERSEDE_LOG
 from graphmem.compile.supersede import FactIn, Supersession, find_supersessions
+from graphmem.extract import mood as mood_module
 from graphmem.extract.crosslingual import document_gloss
 from graphmem.extract.entities import Mention
 from graphmem.extract.mood import mood
@@ -828,7 +829,7 @@ def clear_caches() -> None:
     folds). One compile fills them, up to 65,536 entries each, and nothing reads them again
     before the next compile: at 100k items they held ~100 MB through the graph load, the
     seed index and the vector fill. Only speed depends on them."""
-    for module in (stance, opinions, verdicts, supersede):
+    for module in (stance, opinions, verdicts, supersede, mood_module):
         for value in vars(module).values():
             if callable(getattr(value, "cache_clear", None)):
                 value.cache_clear()
