@@ -711,9 +711,9 @@ class Reads:
             self.opinions += list(opinions)
             return evaluate(opinions, *args, **kwargs)
 
-        def paragraphs_spy(evidence: Any, names: Any) -> Any:
+        def paragraphs_spy(evidence: Any, names: Any, only: Any = None) -> Any:
             self.passages += [ev for ev in evidence if ev.kind == "log"]
-            return paragraphs(evidence, names)
+            return paragraphs(evidence, names, only)
 
         monkeypatch.setattr(graphmem.compile.rows, "find_supersessions", find_spy)
         monkeypatch.setattr(graphmem.compile.rows, "evaluate", evaluate_spy)

@@ -458,3 +458,30 @@ def test_sample_workspace_opinions() -> None:
     assert sum(s.superseded_by is not None for s in states.values()) == 1
     for undated in ("memory.md:8", "bank/opinions.md:3"):
         assert states[undated].confidence == first[undated] and not states[undated].history
+
+
+def test_longest_first_matches_as_the_sorted_alternation() -> None:
+    """The trie of _Names finds what the alternation sorted longest first found: prefixes
+    of one another, word bounds, regex metacharacters, and words past the trie's depth."""
+    import random
+
+    from graphmem.compile.opinions import TRIE_DEPTH, longest_first
+
+    def both(words: set[str]) -> tuple[re.Pattern[str], re.Pattern[str]]:
+        plain = "|".join(map(re.escape, sorted(words, key=len, reverse=True)))
+        bound = r"(?<![a-z0-9])(?:{})(?![a-z0-9])"
+        return re.compile(bound.format(plain)), re.compile(bound.format(longest_first(words)))
+
+    rng = random.Random(7)
+    alphabet = "ab-. *(\né"
+    for _ in range(200):
+        words = {
+            "".join(rng.choices(alphabet, k=rng.randint(2, 7))) for _ in range(rng.randint(1, 15))
+        }
+        old, new = both(words)
+        for _ in range(20):
+            text = "".join(rng.choices(alphabet + "c1", k=rng.randint(0, 40)))
+            assert [m.span() for m in new.finditer(text)] == [m.span() for m in old.finditer(text)]
+    old, new = both({"a" * k for k in range(2, TRIE_DEPTH + 10)})
+    for text in ("a" * 50, "a" * (TRIE_DEPTH + 20) + " a", "xa" * 30):
+        assert [m.span() for m in new.finditer(text)] == [m.span() for m in old.finditer(text)]

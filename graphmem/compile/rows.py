@@ -18,10 +18,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
+from graphmem.compile import opinions, stance, supersede, verdicts
 from graphmem.compile.opinions import EvidenceIn, Link, OpinionIn, OpinionState, evaluate, names_in
 from graphmem.compile.supersede import KINDS as SUPERSEDE_KINDS
 from graphmem.compile.supersede import LOG as SUPERSEDE_LOG
 from graphmem.compile.supersede import FactIn, Supersession, find_supersessions
+from graphmem.extract import mood as mood_module
 from graphmem.extract.crosslingual import document_gloss
 from graphmem.extract.entities import Mention
 from graphmem.extract.mood import mood
@@ -820,3 +822,14 @@ def _ordered_slugs(block: Block, slugs: frozenset[str], aliases: Mapping[str, st
     """The block's entities, explicit @mentions first in the order written."""
     first = [aliases.get(slugify(name), slugify(name)) for name in block.mentions]
     return list(dict.fromkeys([s for s in first if s in slugs] + sorted(slugs)))
+
+
+def clear_caches() -> None:
+    """Empty the memo caches of the cross-file passes (per text: readings, cue scopes, stems,
+    folds). One compile fills them, up to 65,536 entries each, and nothing reads them again
+    before the next compile: at 100k items they held ~100 MB through the graph load, the
+    seed index and the vector fill. Only speed depends on them."""
+    for module in (stance, opinions, verdicts, supersede, mood_module):
+        for value in vars(module).values():
+            if callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()

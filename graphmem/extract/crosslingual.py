@@ -83,6 +83,10 @@ _FUNCTION_WORDS: dict[str, frozenset[str]] = {
         antes despues esta estan""".split()
     ),
 }
+#: Per language, its function words that English does not share (_document_language).
+_OWN_FUNCTION_WORDS = {
+    lang: words - _FUNCTION_WORDS["en"] for lang, words in _FUNCTION_WORDS.items() if lang != "en"
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,7 +347,7 @@ def _document_language(text: str) -> str | None:
     for lang in LANGUAGES:
         if lang == "zh":
             continue
-        own = len(words & (_FUNCTION_WORDS[lang] - _FUNCTION_WORDS["en"]))
+        own = len(words & _OWN_FUNCTION_WORDS[lang])
         if own > best:
             best, best_lang = own, lang
     return best_lang if best >= 2 and best > english else None

@@ -22,6 +22,7 @@ PHONE, IP, PORT, VERSION, SETTING, DATABASE, COUPLE = (
     "phone", "ip", "port", "version", "setting", "database", "couple",
 )  # fmt: skip
 
+_DIGIT = re.compile(r"\d")
 _PHONE = re.compile(r"(?<![\w+])\+\d{1,3}(?:[ .-]?\d{2,4}){2,4}(?!\d)")
 _IP = re.compile(r"(?<![\d.])(\d{1,3}(?:\.\d{1,3}){3})(?::(\d{2,5}))?(?![\d.]*\d)")
 _PORT = re.compile(
@@ -128,12 +129,19 @@ def slots(text: str) -> list[Slot]:
     """The typed values `text` states, in order, one per (type, key) (the last wins,
     so "from 5 to 8" states 8)."""
     found: dict[tuple[str, str], str] = {}
-    text = _FORMER.sub(_blank, text)  # "192.168.0.40 (was 192.168.1.40)" states the first
-    for m in _PHONE.finditer(text):
+    if "(" in text:
+        text = _FORMER.sub(_blank, text)  # "192.168.0.40 (was 192.168.1.40)" states the first
+    # Most text holds no digit or no dot, without which most patterns cannot match: they
+    # are skipped (every fact and sentence of the workspace comes here).
+    digit = _DIGIT.search(text) is not None
+    dot = "." in text
+    if not digit and not dot:
+        return []
+    for m in _PHONE.finditer(text) if digit and "+" in text else ():
         digits = re.sub(r"\D", "", m.group(0))
         if len(digits) >= 8:
             found[(PHONE, "")] = digits
-    for m in _IP.finditer(text):
+    for m in _IP.finditer(text) if digit and dot else ():
         address = m.group(1)
         if address.startswith(("127.", "0.")):
             pass  # loopback or "any": a bind address, not the host's address
@@ -141,16 +149,16 @@ def slots(text: str) -> list[Slot]:
             found[(IP, "")] = address
         if m.group(2):
             found[(PORT, "")] = m.group(2)
-    for m in (_PORT if _HOST_PORT.search(text) else _PORT_NO_HOST).finditer(text):
+    for m in (_PORT if _HOST_PORT.search(text) else _PORT_NO_HOST).finditer(text) if digit else ():
         found[(PORT, "")] = m.group(1) or m.group(2)
-    for m in _VERSION.finditer(text):
+    for m in _VERSION.finditer(text) if digit and dot else ():
         found[(VERSION, m.group(1).casefold())] = m.group(2)
-    for m in _SETTING.finditer(text):
+    for m in _SETTING.finditer(text) if dot else ():
         key = m.group(1)
         if _IP.fullmatch(key) or key.replace(".", "").isdigit():
             continue
         found[(SETTING, key.casefold())] = m.group(2).strip("\"'.").casefold()
-    for m in _SETTING_CHANGE.finditer(text):
+    for m in _SETTING_CHANGE.finditer(text) if dot else ():
         found[(SETTING, m.group(1).casefold())] = m.group(3).strip("\"'.").casefold()
     return [Slot(t, k, v) for (t, k), v in found.items()]
 
@@ -161,6 +169,8 @@ def database(text: str) -> Slot | None:
     "migrated to MySQL") minus those it says are gone ("SQLite retired"); None for none or
     several. A bare mention ("after a Postgres restart", "the old SQLite file") says
     nothing. Kept apart from :func:`slots`: an engine named in passing is no attribute."""
+    if text.isascii() and not any(map(text.lower().__contains__, _ENGINES)):
+        return None  # (ASCII text matches the pattern's ASCII names case-insensitively only)
     named = {_ENGINES[m.group(1).lower()] for m in _ENGINE.finditer(text)}
     if not named:
         return None

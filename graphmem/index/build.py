@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from graphmem import __version__
-from graphmem.compile.rows import GraphData, SourceInfo, compile_workspace
+from graphmem.compile.rows import GraphData, SourceInfo, clear_caches, compile_workspace
 from graphmem.config import Settings
 from graphmem.errors import WorkspaceError
 from graphmem.extract.stage import Extractor, extract
@@ -207,6 +207,12 @@ def index_workspace(
             key, per_file, parsed, hashes, extraction.inputs, extraction.entities, cross,
             data.nodes["Entity"],
         )  # fmt: skip
+        degraded = extraction.notices
+        # What compiled the rows is not needed to load them: the parsed blocks, their
+        # extraction and the per-file rows (hundreds of MB at 100k items) are freed before
+        # Kùzu's load and the seed index come on top.
+        del parsed, per_file, extraction, extractor
+        clear_caches()
         lap("compile")
         gen = store.new_generation()
         if progress:
@@ -228,14 +234,14 @@ def index_workspace(
             removed=removed,
             counts=data.counts(),
             warnings=tuple(notices) + tuple(warnings) + tuple(refused),
-            degraded=extraction.notices + ((embed_notice,) if embed_notice else ()) + fallback,
+            degraded=degraded + ((embed_notice,) if embed_notice else ()) + fallback,
             seconds=time.perf_counter() - started,
             timings=timings,
         )
         report = _publish(store, gen, report, fingerprint, embedded)
         # The compiled workspace is not needed to embed: free it before the model's arenas
         # come on top (at 100k items it is hundreds of MB).
-        del data, per_file, cross, state, parsed, extraction, extractor, sources
+        del data, cross, state, sources
         return _finish_vectors(settings, store, report, progress, started)
 
 
@@ -372,6 +378,7 @@ def _delta(
         removed = cache.retain_only(f.path for f in files)
         cache.commit()
         save_state(gen, result.state, full=False)
+        clear_caches()  # the cross-file passes' memo caches (see graphmem.compile.rows)
         lap("state")
     except BaseException:
         if gen is not None:
