@@ -177,3 +177,35 @@ def test_a_value_said_only_in_an_aside_is_not_held() -> None:
     assert edges(facts) == []
     stated = fact("old", "LAN IP 10.0.1.7, Debian 13.", 1, "atlas")
     assert edges([stated, facts[1]]) == [("new", "old", "ip: 10.0.1.7 -> 10.0.0.7")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kestrel stores everything in SQLİTE now.",  # U+0130, which `re` folds to "i"
+        "Kestrel stores everything in ſqlite now.",  # U+017F, which `re` folds to "s"
+    ],
+)
+def test_an_engine_name_in_folded_letters_is_read_not_a_crash(text: str) -> None:
+    """Such a name matched the pattern but was no key once lowered: a KeyError stopped the
+    whole compile on one hostile line."""
+    assert database(text) == Slot("database", "", "sqlite")
+    assert database(text.replace("stores everything in", "retired")) is None
+
+
+def test_an_index_reads_a_log_with_an_engine_in_folded_letters(tmp_path: Path) -> None:
+    from conftest import settings_for
+
+    from graphmem.api import run_cypher
+    from graphmem.index.build import index_workspace
+
+    root = tmp_path / "ws"
+    (root / "memory").mkdir(parents=True)
+    (root / "memory" / "2026-01-05.md").write_text(
+        "## Retain\n- W @Kestrel: Kestrel stores everything in SQLİTE.\n"
+        "- W @Kestrel: Kestrel stores everything in Postgres now.\n",
+        encoding="utf-8",
+    )
+    s = settings_for(root)
+    index_workspace(s)
+    assert run_cypher(s, "MATCH (f:Fact) RETURN count(f)").rows == [[2]]

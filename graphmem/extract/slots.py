@@ -171,13 +171,13 @@ def database(text: str) -> Slot | None:
     nothing. Kept apart from :func:`slots`: an engine named in passing is no attribute."""
     if text.isascii() and not any(map(text.lower().__contains__, _ENGINES)):
         return None  # (ASCII text matches the pattern's ASCII names case-insensitively only)
-    named = {_ENGINES[m.group(1).lower()] for m in _ENGINE.finditer(text)}
+    named = {e for m in _ENGINE.finditer(text) if (e := _engine(m.group(1)))}
     if not named:
         return None
     gone = {
-        _ENGINES[w.lower()]
+        e
         for m in _ENGINE_GONE.finditer(text)
-        if (w := m.group("a") or m.group("b")) and w.lower() in _ENGINES
+        if (w := m.group("a") or m.group("b")) and (e := _engine(w))
     }
     left = {e for e in named - gone if e in _stored(text)}
     return Slot(DATABASE, "", next(iter(left))) if len(left) == 1 else None
@@ -194,7 +194,21 @@ def couple(text: str) -> Slot | None:
 
 
 def _stored(text: str) -> set[str]:
-    return {_ENGINES[m.group(1).lower()] for m in _STORED.finditer(text)}
+    return {e for m in _STORED.finditer(text) if (e := _engine(m.group(1)))}
+
+
+def _engine(word: str) -> str | None:
+    """The canonical engine of a name a pattern matched, None for none. The patterns match
+    case-insensitively as `re` folds case, under which "İ" (U+0130) and "ſ" (U+017F) stand
+    for "i" and "s" but do not lower() to them ("SQLİTE".lower() is no key): such a name is
+    looked up the way the pattern matched it."""
+    found = _ENGINES.get(word.lower())
+    if found is None:
+        found = next(
+            (v for k, v in _ENGINES.items() if re.fullmatch(re.escape(k), word, re.IGNORECASE)),
+            None,
+        )
+    return found
 
 
 def temporary(text: str) -> bool:
