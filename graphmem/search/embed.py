@@ -6,9 +6,9 @@ nothing else); the four tokenizer JSON files are bundled in ``graphmem/models/mi
 ``tokenizers`` library directly, computing what fastembed's pooled-normalized MiniLM does
 (mean pooling over the attention mask, then L2 norm): importing fastembed cost ~0.65 s of
 CPU in every cold ``recall`` (huggingface_hub, requests, its image models). The graph it
-runs is the package's, quantized to int8 for real (graphmem.search.quantize: half the CPU);
-with a cache folder that graph is made once and kept there. Without the ``onnx`` package
-the float32 graph runs, with a notice. Nothing is ever downloaded: when any piece is missing,
+runs is the package's, quantized to int8 for real (graphmem.search.quantize), at about a
+quarter of the CPU; with a cache folder that graph is made once and kept there. Without the
+``onnx`` package the float32 graph runs, with a notice. Nothing is ever downloaded: when any piece is missing,
 :func:`load_embedder` returns ``(None, notice)`` and recall runs lexical + graph only.
 
 Any other backend only has to satisfy :class:`Embedder`: ``model_id``, ``dim`` and
@@ -405,7 +405,7 @@ def _load_minilm_int8(cache_dir: Path | None) -> tuple[OrtEmbedder, str | None]:
         except Exception as exc:  # onnx and onnxruntime raise assorted types
             detail = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else ""
             notice = (
-                f"MiniLM runs unquantized, at about twice the CPU: quantizing it failed "
+                f"MiniLM runs unquantized, at about four times the CPU: quantizing it failed "
                 f"({type(exc).__name__}: {detail})"
             )
         else:
@@ -423,7 +423,7 @@ def _load_minilm_int8(cache_dir: Path | None) -> tuple[OrtEmbedder, str | None]:
                 _LOADED[key] = embedder
             return embedder, None
     else:
-        notice = "MiniLM runs unquantized, at about twice the CPU: pip install onnx"
+        notice = "MiniLM runs unquantized, at about four times the CPU: pip install onnx"
     model_id = _model_id(package, sha, False)
     if folder is not None:
         key = (str(folder), model_id)

@@ -11,14 +11,16 @@ graphmem runs instead:
    one scale per output channel; activations are quantized per batch at run time.
 
 Measured on 792 clawd-dev lines (one process, 2 threads, load 0.6): 13.1–14.0 s of CPU with
-the folded float32 graph, 7.0–7.2 s with this one; one short query 6.6 → 3.5 ms (p50).
-Cosine to the float32 vectors: min 0.978, mean 0.992. The recipe is deterministic (the same
+the folded float32 graph in batches, 7.0–7.2 s with this one in batches, and 3.3 s with
+this one a text per call as graphmem.search.embed runs it (load ~4); one short query
+6.6 → 3.5 ms (p50). Cosine to the float32 vectors: min 0.978, mean 0.992 in batches; min 0.982,
+mean 0.993 a text per call. The recipe is deterministic (the same
 file, byte for byte, on every run), and the vectors get their own model id
 (:data:`MODEL_SUFFIX`), so an embedding cache never mixes the two.
 
 Quantizing needs the ``onnx`` package and costs 3.5–5 s of CPU and ~400 MB of memory (most
 of it onnxruntime's quantizer looping over the 20,736 output channels in Python). So it is
-done once per machine: the graph is kept in the workspace's model folder, where sessions
+done once per user: the graph is kept in the workspace's model folder, where sessions
 load it, and in a folder shared by every workspace of the user (:func:`shared_folder`), from
 which the next workspace takes a link or a copy.
 """
