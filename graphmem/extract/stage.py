@@ -38,7 +38,7 @@ from graphmem.extract.timex_fallback import (
     needs_fallback,
 )
 from graphmem.parse.blocks import Block, EntityPage, Notice, ParsedFile
-from graphmem.parse.names import fold, slugify
+from graphmem.parse.names import fold, name_probe, slugify
 from graphmem.store.cache import FileCache, code_version
 
 #: Changes whenever time tagging or mention finding changes, so caches never go stale.
@@ -339,7 +339,7 @@ def block_extras(
     if narrow:
         letters = _letters(pf.blocks for pf in files)
         known = [
-            k for k in known if any(_probe(n) in letters for n in (k.name, k.slug, *k.aliases))
+            k for k in known if any(name_probe(n) in letters for n in (k.name, k.slug, *k.aliases))
         ]
     gazetteer = Gazetteer.build(known)
     extras: dict[str, BlockExtras] = {}
@@ -373,17 +373,6 @@ def _letters(blocks: Iterable[Sequence[Block]]) -> str:
             for text in (fold(block.text), block.text.lower()):
                 parts.append("".join(ch for ch in text if ch.isalnum()))
     return "\n".join(parts)
-
-
-def _probe(name: str) -> str:
-    """The first run of letters and digits of `name`, folded ("" if it has none)."""
-    run = ""
-    for ch in fold(name):
-        if ch.isalnum():
-            run += ch
-        elif run:
-            break
-    return run
 
 
 def _plausible_name(surface: str) -> bool:

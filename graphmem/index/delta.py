@@ -73,7 +73,7 @@ from graphmem.index.load import add_rows, remove_nodes, remove_rel_statement
 from graphmem.index.seedstage import embed_texts, seed_rows, split_vectors
 from graphmem.index.timing import Laps
 from graphmem.parse.blocks import Notice, ParsedFile
-from graphmem.parse.names import fold, normalize_text
+from graphmem.parse.names import fold, name_probe, normalize_text
 from graphmem.search.projection import Projection, patch_projection
 from graphmem.search.seeds import SeedIndex, connect
 from graphmem.search.windows import windows_of, write_windows
@@ -659,18 +659,7 @@ def name_probes(
         for slug in slugs:
             if (ent := table.get(slug)) is not None:
                 names.update((ent.name, ent.slug, *ent.aliases))
-    return frozenset(p for p in map(probe, names) if p)
-
-
-def probe(name: str) -> str:
-    """The first run of letters and digits of `name`, folded ("" if it has none)."""
-    run = ""
-    for ch in fold(name):
-        if ch.isalnum():
-            run += ch
-        elif run:
-            break
-    return run
+    return frozenset(p for p in map(name_probe, names) if p)
 
 
 def names_any(text: str, probes: frozenset[str]) -> bool:

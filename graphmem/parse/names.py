@@ -25,6 +25,17 @@ def fold(text: str) -> str:
     return stripped.casefold()
 
 
+def name_probe(name: str) -> str:
+    """The first run of letters and digits of `name`, folded ("" if it has none)."""
+    run = ""
+    for ch in fold(name):
+        if ch.isalnum():
+            run += ch
+        elif run:
+            break
+    return run
+
+
 @lru_cache(maxsize=1 << 16)
 def slugify(name: str) -> str:
     """The slug of an entity name: folded, runs of non-alphanumerics become one hyphen.
