@@ -768,6 +768,87 @@ def test_a_free_text_edit_reads_only_what_it_changed(
     assert_same(take(settings), rebuilt, f"{name}: delta vs a clean rebuild")
 
 
+def _evaluated_about(reads: Reads, settings: Settings) -> set[str]:
+    """The entities the opinions `reads` saw evaluated are about or name in their words
+    ("" for an opinion about no one)."""
+    state = pickle.loads((current_generation(settings).path / STATE_FILE).read_bytes())
+    said = names_in((o.statement for o in reads.opinions), opinion_surfaces(state.entities))
+    return {
+        e
+        for o, named in zip(reads.opinions, said, strict=True)
+        for e in ((*o.entities, *named) or ("",))
+    }
+
+
+def test_a_bullet_edit_evolves_only_the_opinions_of_what_it_names(
+    sample: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 14: a bullet about Marta appended to a log that holds Peter's and Andy's
+    opinions evolves Marta's opinions again (and those about no one), not every opinion of
+    the entities the log names; the index still equals a clean rebuild."""
+    settings = settings_for(sample)
+    index_workspace(settings)
+    append("memory/2025-09-16.md", "- W @Marta: Marta moved the standup to 9:30.\n")(sample)
+    delta = Reads(monkeypatch)
+    assert mode_of(index_workspace(settings)) == DELTA
+    about = _evaluated_about(delta, settings)
+    assert "marta" in about
+    assert about <= {"marta", ""}, about
+    _, rebuilt = clean_rebuild(sample, tmp_path / "rebuilt")
+    assert_same(take(settings), rebuilt, "bullet about Marta: delta vs a clean rebuild")
+
+
+@pytest.mark.parametrize(
+    ("log", "line", "heard"),
+    [("memory/2025-10-18.md", NO_ONE, set()), ("memory/2025-11-20.md", ANDY_SWAPPED, {"andy"})],
+    ids=["naming-no-one", "about-andy"],
+)
+def test_a_line_written_twice_reaches_only_what_its_twins_reach(
+    log: str,
+    line: str,
+    heard: set[str],
+    sample: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 14: the same words written again on their day are a twin, which evaluate counts
+    once. The second copy evolves again only the opinions its twins can reach (none for a
+    line naming no one), not those of every entity its log names."""
+    settings = settings_for(sample)
+    index_workspace(settings)
+    append(log, line)(sample)
+    assert mode_of(index_workspace(settings)) == DELTA
+    append(log, line)(sample)
+    delta = Reads(monkeypatch)
+    assert mode_of(index_workspace(settings)) == DELTA
+    about = _evaluated_about(delta, settings)
+    assert about - {""} == heard, about
+    _, rebuilt = clean_rebuild(sample, tmp_path / "rebuilt")
+    assert_same(take(settings), rebuilt, f"{log} twice: delta vs a clean rebuild")
+
+
+def test_a_new_name_reads_only_the_passages_it_can_change(
+    sample: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 14: a never-seen @Name changes the entity table; supersession still reads only
+    the passages that held a claim and those of the files naming the new entity, since no
+    other passage can name it."""
+    settings = settings_for(sample)
+    full = Reads(monkeypatch)
+    index_workspace(settings)
+    SCENARIOS_BY_NAME["never-seen-entity-mentioned"].edit(sample)
+    monkeypatch.undo()
+    delta = Reads(monkeypatch)
+    assert mode_of(index_workspace(settings)) == DELTA
+    mine = {r["id"] for r in take(settings).find("graph:Passage", path="memory/2025-12-12.md")}
+    assert set(delta.logs) <= full.bearing | mine, "supersession read a passage naming no change"
+    assert len(delta.logs) < len(full.logs) / 4
+    about = _evaluated_about(delta, settings)
+    assert "peter" in about and not about & {"marta", "warelay"}, about  # none of theirs moved
+    _, rebuilt = clean_rebuild(sample, tmp_path / "rebuilt")
+    assert_same(take(settings), rebuilt, "new name: delta vs a clean rebuild")
+
+
 def test_opinions_evolved_for_some_entities_equal_those_of_the_whole(sample: Path) -> None:
     """What a delta evolves again (compile.cross_links with `opinions_of`) is, for each
     opinion it returns, what evolving every opinion gives: the items it keeps include those

@@ -30,7 +30,7 @@ import pickle
 import shutil
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
 from functools import cached_property
 from pathlib import Path
@@ -625,7 +625,6 @@ def _next_state(
     files = {
         p: FileState.of(hashes[p], rows[p], edit.inputs[p], edit.changed[p].warnings, bearing)
         if p in rows
-        else _rebear(state.files[p], bearing) if edit.table_changed
         else state.files[p]
         for p in order
     }  # fmt: skip
@@ -633,12 +632,6 @@ def _next_state(
         STATE_VERSION, state.key, files, edit.entities, edit.aliases, crossed.cross,
         people.rows, crossed.made, full_bytes=state.full_bytes,
     )  # fmt: skip
-
-
-def _rebear(kept: FileState, bearing: frozenset[str]) -> FileState:
-    """An unchanged file's state after supersession read every passage again (names now
-    match differently, so another passage may hold a claim)."""
-    return replace(kept, bearing=tuple(ref for ref in kept.texts if ref.block.id in bearing))
 
 
 def name_probes(
@@ -735,10 +728,9 @@ def _cross(
     again where the changed bullets, changed sentences or changed supersessions reach
     (their entities); the rest keep their links.
     """
-    if edit.table_changed:  # names match differently: every passage is read again
-        scan = texts.every
-    else:
-        scan = [t for p in texts.order for t in texts.bearing(p)]
+    # A passage outside the compiled files holds no changed name (the widened files are all
+    # that do, see name_probes), so it holds the claims it held: the bearing ones suffice.
+    scan = [t for p in texts.order for t in texts.bearing(p)]
     bearing: set[str] = set()
     supersessions = find_fact_supersessions(facts, entities, aliases, scan, bearing=bearing)
     touched = _reached(state, facts, texts, edited, entities, edit)
@@ -791,8 +783,10 @@ def _reached(
     removed), that is what the changed sentences are about: an opinion reaches a sentence
     only through those (opinions.reached_through). A changed sentence no opinion can reach
     moves nothing, unless it has a twin (the same words on the same day, which evaluate
-    counts once): then, and for anything else, every entity the edited files name."""
-    broad = {""} | {slug for ref in edited for slug in ref.slugs}
+    counts once): then the twins' entities too. For anything else: every entity an edited
+    item names, before or after (an item unchanged in every field the passes read, lines
+    included, bears on nothing new), or a bullet twin of a changed sentence names."""
+    broad = {""} | _changed_slugs(edited)
     if (
         edit.table_changed
         or any(p not in state.files for p in edit.rows)
@@ -821,21 +815,42 @@ def _reached(
         t for p in texts.dated(days) if p not in edit.rows for t in texts.of(p) if t.day in days
     ]
     around = sentences_of(text_evidence(others), surfaces) if others else []
-    if _twinned(gone, [*old, *around], facts) or _twinned(came, [*new, *around], facts):
-        return broad
+    for changed, world in ((gone, [*old, *around]), (came, [*new, *around])):
+        twins = _twins(changed, world, facts)
+        if twins is None:
+            return broad
+        if "" in twins:
+            return None
+        touched |= twins
     return touched
 
 
-def _twinned(changed: set[Sentence], world: Sequence[Sentence], facts: Sequence[FactRef]) -> bool:
-    """Whether a changed sentence has the words of another item on its day (a bullet or an
-    unchanged sentence of `world`): opinions.evaluate keeps only the first of such twins."""
+def _twins(
+    changed: set[Sentence], world: Sequence[Sentence], facts: Sequence[FactRef]
+) -> set[str] | None:
+    """The entities through which opinions reach the twins of the changed sentences (other
+    sentences of `world` with the same words on the same day): opinions.evaluate keeps only
+    the first of such twins, so a change may hand the place to another. None: a bullet is
+    a twin (its reach is not a sentence's; the caller falls back to the broad set)."""
     if not changed:
-        return False
+        return set()
     keys = {(s.item.day, normalize_text(s.item.text)) for s in changed}
     days = {day for day, _ in keys}
-    others = {(s.item.day, normalize_text(s.item.text)) for s in world if s not in changed}
-    others.update((ref.day, normalize_text(ref.block.text)) for ref in facts if ref.day in days)
-    return not keys.isdisjoint(others)
+    if any((ref.day, normalize_text(ref.block.text)) in keys for ref in facts if ref.day in days):
+        return None
+    reach: set[str] = set()
+    for s in world:
+        if s not in changed and (s.item.day, normalize_text(s.item.text)) in keys:
+            reach |= reached_through(s)
+    return reach
+
+
+def _changed_slugs(edited: Sequence[FactRef]) -> set[str]:
+    """The entities of the items in `edited` (before and after an edit, see
+    :func:`_changed_bullets`) that are not the same on both sides in every field the
+    cross-file passes read."""
+    seen = Counter(_essence(ref) for ref in edited)
+    return {slug for ref in edited if seen[_essence(ref)] == 1 for slug in ref.slugs}
 
 
 def _changed_bullets(
