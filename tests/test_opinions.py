@@ -485,3 +485,31 @@ def test_longest_first_matches_as_the_sorted_alternation() -> None:
     old, new = both({"a" * k for k in range(2, TRIE_DEPTH + 10)})
     for text in ("a" * 50, "a" * (TRIE_DEPTH + 20) + " a", "xa" * 30):
         assert [m.span() for m in new.finditer(text)] == [m.span() for m in old.finditer(text)]
+
+
+def test_names_found_with_the_run_check_are_those_of_the_plain_pattern() -> None:
+    """_Names skips the pattern on a text holding none of the surfaces' longest runs; what
+    it finds is what the pattern alone finds, and `names_in(only=…)` finds the same names
+    of those slugs: names inside longer ones, punctuation in names, non-ASCII ones."""
+    import random
+
+    from graphmem.compile.opinions import _Names, names_in
+    from graphmem.compile.stance import folded
+
+    surfaces = {"peter": "peter", "peter pan": "peter-pan", "o'brien": "obrien", "zoë": "zoe",
+                "node.js": "node", "--x": "dashx", "小明": "xiaoming", "the lighthouse": "lh",
+                "ana": "ana"}  # fmt: skip
+    names = _Names(surfaces)
+    assert names.rx is not None
+    pieces = ["Peter", "Pan", "peter pan", "O'Brien", "Zoë", "zoe", "node.js", "nodejs",
+              "--x", "小明", "the", "lighthouse", "The Lighthouse", "Ana", "Anabel", " ", ", ",
+              "!", "-"]  # fmt: skip
+    rng = random.Random(3)
+    texts = ["".join(rng.choices(pieces, k=rng.randint(0, 8))) for _ in range(3000)]
+    for text in texts:
+        plain = [names.surfaces[m.group()] for m in names.rx.finditer(folded(text))]
+        assert names.find(text) == list(dict.fromkeys(plain)), text
+    for only in ({"peter"}, {"zoe", "xiaoming"}, {"dashx", "lh"}, set()):
+        some = names_in(texts, surfaces, only=only)
+        whole = names_in(texts, surfaces)
+        assert [s & only for s in some] == [w & only for w in whole], only

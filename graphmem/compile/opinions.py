@@ -445,6 +445,9 @@ class Sentence(NamedTuple):
     travel: bool  # its passage speaks of travelling (and not of being home)
 
 
+_ALNUM = re.compile(r"[a-z0-9]+")
+
+
 class _Names:
     """Entity surfaces (folded name or alias -> slug) found in text at word boundaries."""
 
@@ -467,6 +470,21 @@ class _Names:
         if other:
             pattern.append("(?:" + longest_first(other) + ")")
         self.rx = re.compile("|".join(pattern)) if pattern else None
+        # A Latin surface matches between non-[a-z0-9] characters, so each of its [a-z0-9]
+        # runs is a whole run of the text: a text holding none of the surfaces' longest runs
+        # (nor a non-ASCII surface, nor one without a run) names no one. At 100k items a
+        # delta looks up every item's names, and most name no one of a few hundred entities.
+        runs = [_ALNUM.findall(s) for s in latin]
+        self._keys = frozenset(max(r, key=len) for r in runs if r)
+        self._bare = tuple(s for s, r in zip(latin, runs, strict=True) if not r)
+        self._other = tuple(other)
+
+    def _may(self, low: str) -> bool:
+        if not self._keys.isdisjoint(_ALNUM.findall(low)):
+            return True
+        if self._bare and any(map(low.__contains__, self._bare)):
+            return True
+        return bool(self._other) and not low.isascii() and any(map(low.__contains__, self._other))
 
     def find(self, text: str) -> list[str]:
         """Slugs named in `text`, in order of first appearance."""
@@ -475,7 +493,12 @@ class _Names:
         found = self._found.get(text)
         if found is None:
             low = folded(text)
-            found = tuple(dict.fromkeys(self.surfaces[m.group()] for m in self.rx.finditer(low)))
+            if self._may(low):
+                found = tuple(
+                    dict.fromkeys(self.surfaces[m.group()] for m in self.rx.finditer(low))
+                )
+            else:
+                found = ()
             self._found[text] = found
         return list(found)
 
@@ -611,10 +634,19 @@ def sentences_of(
     return [s for ev in logs for s in split[ev.id]]
 
 
-def names_in(texts: Iterable[str], surfaces: Mapping[str, str]) -> list[frozenset[str]]:
-    """The entity slugs each text names, as :func:`evaluate` finds them."""
+def names_in(
+    texts: Iterable[str], surfaces: Mapping[str, str], only: Set[str] | None = None
+) -> list[frozenset[str]]:
+    """The entity slugs each text names, as :func:`evaluate` finds them. With `only`, a
+    text that cannot name one of those slugs gets an empty set without a lookup (it may
+    name others): the caller asks only which of `only` each text names."""
     names = _Names(surfaces)
-    return [frozenset(names.find(t)) for t in texts]
+    if only is None:
+        return [frozenset(names.find(t)) for t in texts]
+    some = _Names({s: slug for s, slug in surfaces.items() if slug in only})
+    if some.rx is None:
+        return [frozenset() for _ in texts]
+    return [frozenset(names.find(t)) if some._may(folded(t)) else frozenset() for t in texts]
 
 
 def reached_through(sentence: Sentence) -> frozenset[str]:

@@ -754,8 +754,8 @@ def _evolve_opinions(
     # reaches back across passages), and items whose words on the same day would be merged
     # with one of those (evaluate keeps the first of such twins).
     items: list[OpinionIn | EvidenceIn] = [*opinions, *evidence]
-    named = names_in((i.statement if isinstance(i, OpinionIn) else i.text for i in items), surfaces)
-    reach = {i.id: frozenset(i.entities) | n for i, n in zip(items, named, strict=True)}
+    said = names_in((o.statement for o in opinions), surfaces)
+    reach = {o.id: frozenset(o.entities) | n for o, n in zip(opinions, said, strict=True)}
     # "" stands for the opinions naming no entity (see graphmem.index.delta)
     anyone = frozenset({""})
     wanted = {
@@ -764,6 +764,9 @@ def _evolve_opinions(
         if opinions_of & (reach[o.id] if o.entities else reach[o.id] | anyone)
     }
     related = {e for o in opinions if o.id in wanted for e in reach[o.id]}
+    # below, an item's reach only meets `related`: names are looked up where one can be
+    named = names_in((e.text for e in evidence), surfaces, only=related)
+    reach.update((e.id, frozenset(e.entities) | n) for e, n in zip(evidence, named, strict=True))
     near = [i for i in items if related & reach[i.id]]
     runs = {(i.path, i.day) for i in near if isinstance(i, EvidenceIn) and i.kind == "log"}
     near_days = {i.day for i in near}

@@ -730,9 +730,13 @@ def _cross(
     """
     # A passage outside the compiled files holds no changed name (the widened files are all
     # that do, see name_probes), so it holds the claims it held: the bearing ones suffice.
-    scan = [t for p in texts.order for t in texts.bearing(p)]
     bearing: set[str] = set()
-    supersessions = find_fact_supersessions(facts, entities, aliases, scan, bearing=bearing)
+    if _same_claims(state, texts, entities, aliases, edit):
+        supersessions = list(state.cross.supersessions)
+        bearing = set(state.cross.bearing)
+    else:
+        scan = [t for p in texts.order for t in texts.bearing(p)]
+        supersessions = find_fact_supersessions(facts, entities, aliases, scan, bearing=bearing)
     touched = _reached(state, facts, texts, edited, entities, edit)
     before = {(s.newer, s.older, s.day, s.cue) for s in state.cross.supersessions}
     after = {(s.newer, s.older, s.day, s.cue) for s in supersessions}
@@ -765,6 +769,37 @@ def _cross(
     supersedes = [s for s in state.cross.opinion_supersedes if s[1] not in redone and s[1] in alive]
     supersedes += fresh.opinion_supersedes
     return CrossLinks(supersessions, fresh.closed, links, opinions, supersedes, frozenset(bearing))
+
+
+def _same_claims(
+    state: IndexState,
+    texts: _Texts,
+    entities: Mapping[str, EntityInfo],
+    aliases: Mapping[str, str],
+    edit: _Edit,
+) -> bool:
+    """Whether supersession would read the same input as before: the same entity table,
+    the same bullets in every field it reads, and the same passages holding a claim or a
+    value (found by reading only the changed files' passages). The other passages change
+    nothing there (see graphmem.compile.supersede.find_supersessions), so the edges and
+    the bearing passages stay; a one-line note in a log costs no pass over the workspace."""
+    if edit.table_changed or set(edit.rows) != set(edit.gone):
+        return False
+    for p in edit.rows:
+        old, new = state.files[p].facts, edit.rows[p].facts
+        if [_read_by_supersession(r) for r in old] != [_read_by_supersession(r) for r in new]:
+            return False
+    mine = [t for p in edit.rows for t in texts.of(p)]
+    found: set[str] = set()
+    find_fact_supersessions([], entities, aliases, mine, bearing=found)
+    before = [_read_by_supersession(t) for p in edit.rows for t in state.files[p].bearing]
+    return before == [_read_by_supersession(t) for t in mine if t.block.id in found]
+
+
+def _read_by_supersession(ref: FactRef) -> tuple[object, ...]:
+    """What supersession reads of a bullet or a passage (graphmem.compile.rows.find_fact_supersessions)."""
+    b = ref.block
+    return (b.id, b.kind, b.text, b.mentions, ref.day, ref.role, ref.slugs, ref.valid_from)
 
 
 def _reached(
