@@ -269,3 +269,24 @@ def test_identical_text_twice_gets_two_ids() -> None:
 def test_crlf_line_endings_keep_line_numbers() -> None:
     pf = parse("memory/2025-11-27.md", "# A\r\n\r\nfirst\r\n\r\nsecond\r\n")
     assert [(b.text, b.line_start) for b in pf.blocks] == [("first", 3), ("second", 5)]
+
+
+def test_the_parse_cache_json_is_what_asdict_wrote() -> None:
+    """ParsedFile.to_json is built field by field; its JSON is byte for byte what
+    dataclasses.asdict gave (so caches written before stay valid), and it reads back."""
+    import dataclasses
+    import json
+
+    from conftest import FIXTURES
+
+    from graphmem.parse.blocks import ParsedFile
+
+    files = sorted(p for p in FIXTURES.glob("*/**/*.md") if ".memory" not in p.parts)
+    assert len(files) > 20
+    for path in files:
+        rel = path.relative_to(FIXTURES).as_posix().split("/", 1)[1]  # inside its workspace
+        parsed = parse(rel, path.read_text(encoding="utf-8", errors="replace"))
+        old = dataclasses.asdict(parsed)
+        old["day"] = parsed.day.isoformat() if parsed.day else None
+        assert json.dumps(parsed.to_json()) == json.dumps(old), rel
+        assert ParsedFile.from_json(json.loads(json.dumps(parsed.to_json()))) == parsed, rel
