@@ -662,7 +662,7 @@ def evaluate(
     opinions: Sequence[OpinionIn],
     evidence: Sequence[EvidenceIn],
     similarity: Callable[[str, str], float] | None = None,
-    supersessions: Sequence[Supersession] | None = None,
+    supersessions: Sequence[Supersession] | Callable[[], Sequence[Supersession]] | None = None,
     surfaces: Mapping[str, str] | None = None,
     aim: Sequence[OpinionIn] | None = None,
 ) -> tuple[list[Link], dict[str, OpinionState]]:
@@ -671,7 +671,9 @@ def evaluate(
     Every opinion is also evidence for the others (passing it again in `evidence` under the
     same id changes nothing). `similarity(opinion, evidence)` is an optional cosine of
     embeddings. `supersessions` are the SUPERSEDES edges among the facts, when the caller
-    has them; otherwise they are found with `graphmem.compile.supersede.find_supersessions`.
+    has them (or a function giving them, asked only once the evidence is prepared: a full
+    build finds them meanwhile, graphmem.compile.beside); otherwise they are found with
+    `graphmem.compile.supersede.find_supersessions`.
     `surfaces` (folded name or alias -> slug) find the entities a sentence names. Passages
     (kind "log") are judged sentence by sentence with graphmem.compile.verdicts.
     Links come in date order; states keep the order of `opinions`. Rules: module docstring.
@@ -751,6 +753,8 @@ def evaluate(
                 topical[(e, t)].append(i)
             if r.on_time or r.late:
                 timely[e].append(i)
+    if callable(supersessions):
+        supersessions = supersessions()
     ended = _ended([ev for ev in items if ev.id not in sentences], supersessions) if ops else {}
     by_id = {ev.id: i for i, ev in enumerate(items)}
     ctx = _Context(

@@ -14,11 +14,12 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
 from graphmem.compile import opinions, stance, supersede, verdicts
+from graphmem.compile.beside import Later
 from graphmem.compile.opinions import EvidenceIn, Link, OpinionIn, OpinionState, evaluate, names_in
 from graphmem.compile.supersede import KINDS as SUPERSEDE_KINDS
 from graphmem.compile.supersede import LOG as SUPERSEDE_LOG
@@ -556,9 +557,17 @@ def cross_links(
     found, which the caller merges (see graphmem.index.delta).
     """
     bearing: set[str] = set()
+    found: Later[tuple[list[Supersession], set[str]]] | None = None
     if supersessions is None:
-        supersessions = find_fact_supersessions(
-            facts, entities, aliases, texts or [], bearing=bearing
+        # beside the evolution's preparation, which needs the edges only at its end
+        found = Later(lambda: _supersessions_and_bearing(facts, entities, aliases, texts or []))
+        links, states, days = _evolve_opinions(
+            facts, lambda: found.get()[0], aliases, opinions_of, texts or [], entities
+        )
+        supersessions, bearing = found.get()
+    else:
+        links, states, days = _evolve_opinions(
+            facts, supersessions, aliases, opinions_of, texts or [], entities
         )
     closed: dict[str, date] = {}
     for change in supersessions:
@@ -571,9 +580,6 @@ def cross_links(
         for fid, day in closed.items()
         if base.get(fid) is None or base[fid] > day  # type: ignore[operator]
     }
-    links, states, days = _evolve_opinions(
-        facts, supersessions, aliases, opinions_of, texts or [], entities
-    )
     opinions: dict[str, dict[str, object]] = {}
     supersedes: list[tuple[str, str, date | None]] = []
     for opinion_id, state in states.items():
@@ -667,6 +673,16 @@ def _apply_cross(data: GraphData, cross: CrossLinks, facts: list[FactRef]) -> No
         data.rels[key].extend(rows)
 
 
+def _supersessions_and_bearing(
+    facts: list[FactRef],
+    entities: Mapping[str, EntityInfo],
+    aliases: Mapping[str, str],
+    texts: Sequence[FactRef],
+) -> tuple[list[Supersession], set[str]]:
+    bearing: set[str] = set()
+    return find_fact_supersessions(facts, entities, aliases, texts, bearing=bearing), bearing
+
+
 def find_fact_supersessions(
     facts: list[FactRef],
     entities: Mapping[str, EntityInfo],
@@ -705,7 +721,7 @@ def find_fact_supersessions(
 
 def _evolve_opinions(
     facts: list[FactRef],
-    changes: list[Supersession],
+    changes: list[Supersession] | Callable[[], list[Supersession]],
     aliases: Mapping[str, str],
     opinions_of: set[str] | None,
     texts: list[FactRef] | None = None,
