@@ -1,4 +1,4 @@
-"""graphmem.compile.beside: supersession computed in a forked child gives the build the
+"""graphmem.store.beside: supersession computed in a forked child gives the build the
 same answer as computing it in-process."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pytest
 from conftest import settings_for
 from snapshot import assert_same, take
 
-from graphmem.compile.beside import ENV, Later
 from graphmem.index.build import index_workspace
+from graphmem.store.beside import ENV, Later
 
 FORKS = hasattr(os, "fork") and (os.cpu_count() or 1) > 1 and threading.active_count() == 1
 
@@ -85,3 +85,42 @@ def test_a_full_build_with_supersession_beside_equals_one_without(
     index_workspace(settings_for(alone))
     assert forked == [] and children == [os.getpid()]  # the child's call is not seen here
     assert_same(take(settings_for(sample)), take(settings_for(alone)), "beside vs in-process")
+
+
+@pytest.mark.skipif(not FORKS, reason="no fork, one CPU, or other threads in this process")
+def test_dating_half_the_files_beside_gives_the_datings_and_notices_of_one_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The extract stage dates half the uncached files in a child: each file's datings,
+    warnings and notices are those of dating them all here."""
+    from conftest import FIXTURES
+
+    from graphmem.extract import stage
+    from graphmem.parse.parser import parse
+    from graphmem.store.cache import FileCache
+
+    files = sorted(p for p in FIXTURES.glob("*/**/*.md") if ".memory" not in p.parts)
+    parsed = [
+        parse(p.relative_to(FIXTURES).as_posix().split("/", 1)[1], p.read_text(errors="replace"))
+        for p in files
+    ]
+    parsed += [  # Italian is dated by dateparser (the fallback), in the child too
+        parse(f"memory/2025-10-{d:02d}.md", "Domani andiamo a Roma; ieri pioveva.\n")
+        for d in (1, 2)
+    ]
+    parsed = list({pf.path: pf for pf in parsed}.values())  # bad/ and sample/ share paths
+    monkeypatch.setattr(stage, "DATE_AHEAD_MIN", 1)
+
+    def dated(fork: str, name: str) -> tuple[list[object], list[str]]:
+        monkeypatch.setenv(ENV, fork)
+        cache = FileCache(tmp_path / f"{name}.sqlite")
+        try:
+            ex = stage.Extractor(cache, {pf.path: pf.path for pf in parsed}, None)
+            ex.date_ahead(parsed)
+            assert len(ex._dated) == len(parsed)
+            out = [(ex.times(pf), ex.warnings[pf.path]) for pf in parsed]
+            return out, list(ex.notices)
+        finally:
+            cache.close()
+
+    assert dated("1", "beside") == dated("0", "here")

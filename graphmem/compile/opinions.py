@@ -672,7 +672,7 @@ def evaluate(
     same id changes nothing). `similarity(opinion, evidence)` is an optional cosine of
     embeddings. `supersessions` are the SUPERSEDES edges among the facts, when the caller
     has them (or a function giving them, asked only once the evidence is prepared: a full
-    build finds them meanwhile, graphmem.compile.beside); otherwise they are found with
+    build finds them meanwhile, graphmem.store.beside); otherwise they are found with
     `graphmem.compile.supersede.find_supersessions`.
     `surfaces` (folded name or alias -> slug) find the entities a sentence names. Passages
     (kind "log") are judged sentence by sentence with graphmem.compile.verdicts.

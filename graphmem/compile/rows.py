@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from graphmem.compile import opinions, stance, supersede, verdicts
-from graphmem.compile.beside import Later
 from graphmem.compile.opinions import EvidenceIn, Link, OpinionIn, OpinionState, evaluate, names_in
 from graphmem.compile.supersede import KINDS as SUPERSEDE_KINDS
 from graphmem.compile.supersede import LOG as SUPERSEDE_LOG
@@ -31,6 +30,7 @@ from graphmem.extract.mood import mood
 from graphmem.extract.stopwords import content_words
 from graphmem.parse.blocks import Block, EntityPage, ParsedFile
 from graphmem.parse.names import fold, normalize_text, slugify
+from graphmem.store.beside import Later
 from graphmem.store.ontology import node_columns, rel_columns
 
 #: Node and relationship tables with their columns, from ontology/schema.cypher.

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
+from typing import Any
 
 from graphmem.compile.rows import BlockExtras, EntityInfo, declare, page_aliases
 from graphmem.extract.dating import DATED_CHARS, Dating, date_block
@@ -39,6 +40,7 @@ from graphmem.extract.timex_fallback import (
 )
 from graphmem.parse.blocks import Block, EntityPage, Notice, ParsedFile
 from graphmem.parse.names import fold, name_probe, slugify
+from graphmem.store.beside import Later
 from graphmem.store.cache import FileCache, code_version
 
 #: Changes whenever time tagging or mention finding changes, so caches never go stale.
@@ -56,6 +58,8 @@ EXTRACT_VERSION = code_version(
 NER_MAX_CHARS = 2000
 #: Blocks per NER call (the pipeline batches within a call; the progress line moves between).
 NER_STEP = 512
+#: Fewer files to date than this are dated in this process (a fork costs ~10 ms).
+DATE_AHEAD_MIN = 64
 
 Progress = Callable[[str, int, int], None]
 
@@ -107,6 +111,8 @@ class Extractor:
         self.warnings: dict[str, tuple[Notice, ...]] = {}
         self._ner: NerModel | None = None
         self._ner_tried = False
+        #: Path -> its datings, made ahead by :meth:`date_ahead` (taken by :meth:`times`).
+        self._dated: dict[str, dict[str, Any]] = {}
 
     def _ner_model(self) -> NerModel | None:
         """Load the spaCy pipeline on first need (most incremental runs never need it)."""
@@ -129,26 +135,10 @@ class Extractor:
         """Validity and mood per block id of one file (graphmem.extract.dating); its warnings go to
         :attr:`warnings` (they are cached with the datings, so a cached file says them again).
         """
-        cached = self._get(pf.path, "times")
+        cached = self._dated.pop(pf.path, None) or self._get(pf.path, "times")
         if cached is None:
-            language = file_language([b.text for b in pf.blocks], [b.heading for b in pf.blocks])
-            fallback = needs_fallback(language) and pf.day is not None
-            notice = fallback_notice(language) if fallback and language else None
-            if notice and notice not in self.notices:
-                self.notices.append(notice)  # once per language, not once per file
-            blocks = {}
-            warned: list[list[object]] = []
-            budget = Budget()
-            for block in pf.blocks:
-                extra = []
-                if fallback and language and not budget.spent:
-                    extra = fallback_times(block.text[:DATED_CHARS], pf.day, language, budget)
-                    if budget.spent:  # this block's windows did not fit: none later is read
-                        message = BUDGET_NOTICE.format(chars=FILE_CHARS, lang=language)
-                        warned.append([block.line_start, message])
-                dating = date_block(block.text, pf.day, block.kind, extra=extra)
-                blocks[block.id] = [_iso(dating.valid_from), _iso(dating.valid_to), dating.mood]
-            cached = {"blocks": blocks, "warnings": warned}
+            cached, notice = _dating(pf)
+            self._date_noticed(notice)
             self._put(pf.path, "times", cached)
         assert isinstance(cached, dict)
         self.warnings[pf.path] = tuple(
@@ -157,6 +147,29 @@ class Extractor:
         return {
             bid: Dating(_day(v[0]), _day(v[1]), _mood(v[2])) for bid, v in cached["blocks"].items()
         }
+
+    def date_ahead(self, files: Sequence[ParsedFile], progress: Progress | None = None) -> None:
+        """Date the files the cache does not know, half of them in a child forked beside
+        this process (graphmem.store.beside), for :meth:`times` to take: a first index of
+        a large workspace spends most of its extract stage here."""
+        todo = [pf for pf in files if self._get(pf.path, "times") is None]
+        if len(todo) < DATE_AHEAD_MIN:
+            return
+        half = len(todo) // 2
+        theirs = Later(lambda: [_dating(pf) for pf in todo[half:]])
+        mine = []
+        for i, pf in enumerate(todo[:half]):
+            if progress:
+                progress("extract", 2 * i, len(files))
+            mine.append(_dating(pf))
+        for pf, (payload, notice) in zip(todo, [*mine, *theirs.get()], strict=True):
+            self._date_noticed(notice)
+            self._put(pf.path, "times", payload)
+            self._dated[pf.path] = payload
+
+    def _date_noticed(self, notice: str | None) -> None:
+        if notice and notice not in self.notices:
+            self.notices.append(notice)  # once per language, not once per file
 
     def with_warnings(self, files: Sequence[ParsedFile]) -> list[ParsedFile]:
         """`files`, each with the warnings dating it gave added to its parse warnings (dated
@@ -342,6 +355,8 @@ def block_extras(
             k for k in known if any(name_probe(n) in letters for n in (k.name, k.slug, *k.aliases))
         ]
     gazetteer = Gazetteer.build(known)
+    if not narrow:
+        extractor.date_ahead(files, progress)
     extras: dict[str, BlockExtras] = {}
     for i, pf in enumerate(files):
         if progress:
@@ -362,6 +377,27 @@ def block_extras(
     if progress:
         progress("extract", len(files), len(files))
     return extras
+
+
+def _dating(pf: ParsedFile) -> tuple[dict[str, Any], str | None]:
+    """Validity and mood per block id of one file, as cached (JSON), with the notice its
+    language takes (a fallback dater's, or None)."""
+    language = file_language([b.text for b in pf.blocks], [b.heading for b in pf.blocks])
+    fallback = needs_fallback(language) and pf.day is not None
+    notice = fallback_notice(language) if fallback and language else None
+    blocks = {}
+    warned: list[list[object]] = []
+    budget = Budget()
+    for block in pf.blocks:
+        extra = []
+        if fallback and language and not budget.spent:
+            extra = fallback_times(block.text[:DATED_CHARS], pf.day, language, budget)
+            if budget.spent:  # this block's windows did not fit: none later is read
+                message = BUDGET_NOTICE.format(chars=FILE_CHARS, lang=language)
+                warned.append([block.line_start, message])
+        dating = date_block(block.text, pf.day, block.kind, extra=extra)
+        blocks[block.id] = [_iso(dating.valid_from), _iso(dating.valid_to), dating.mood]
+    return {"blocks": blocks, "warnings": warned}, notice
 
 
 def _letters(blocks: Iterable[Sequence[Block]]) -> str:

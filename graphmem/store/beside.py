@@ -1,12 +1,13 @@
 """Run one pure computation in a forked child while this process goes on with another.
 
-A full build's cross-file passes are single-threaded Python: supersession, then opinion
-evolution, which needs supersession's edges only at the end of its own preparation. On a
-machine with a second core, supersession runs in a child forked for it (its inputs are the
-parent's memory, shared copy-on-write) while the parent prepares the evolution; the edges
-come back pickled through a pipe. The answer is the function's own either way: where there
-is no fork, where this process runs other threads (forking those is unsafe: the resident
-daemon), with one CPU, or when the child fails, the parent computes it itself.
+A full build is single-threaded Python. On a machine with a second core, two of its parts
+run half beside it: the extract stage dates half the files in a child (graphmem.extract.stage),
+and supersession runs in a child while the parent prepares opinion evolution, which needs
+its edges only at the end (graphmem.compile.rows). The inputs are the parent's memory, shared
+copy-on-write; the result comes back pickled through a pipe. The answer is the function's
+own either way: where there is no fork, where this process runs other threads (forking
+those is unsafe: the resident daemon), with one CPU, or when the child fails, the parent
+computes it itself.
 """
 
 from __future__ import annotations
