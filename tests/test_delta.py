@@ -715,6 +715,8 @@ class Reads:
             self.passages += [ev for ev in evidence if ev.kind == "log"]
             return paragraphs(evidence, names, only)
 
+        # in this process, where the spies see it (a full build may find them in a child)
+        monkeypatch.setenv("GRAPHMEM_FORK", "0")
         monkeypatch.setattr(graphmem.compile.rows, "find_supersessions", find_spy)
         monkeypatch.setattr(graphmem.compile.rows, "evaluate", evaluate_spy)
         monkeypatch.setattr(graphmem.compile.opinions, "_paragraphs", paragraphs_spy)
