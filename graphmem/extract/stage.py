@@ -152,7 +152,14 @@ class Extractor:
         """Date the files the cache does not know, half of them in a child forked beside
         this process (graphmem.store.beside), for :meth:`times` to take: a first index of
         a large workspace spends most of its extract stage here."""
-        todo = [pf for pf in files if self._get(pf.path, "times") is None]
+        todo = []
+        for pf in files:  # the cached ones are read once, here
+            cached = self._get(pf.path, "times")
+            if cached is None:
+                todo.append(pf)
+            else:
+                assert isinstance(cached, dict)
+                self._dated[pf.path] = cached
         if len(todo) < DATE_AHEAD_MIN:
             return
         half = len(todo) // 2

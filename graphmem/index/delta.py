@@ -728,13 +728,14 @@ def _cross(
     again where the changed bullets, changed sentences or changed supersessions reach
     (their entities); the rest keep their links.
     """
-    # A passage outside the compiled files holds no changed name (the widened files are all
-    # that do, see name_probes), so it holds the claims it held: the bearing ones suffice.
     bearing: set[str] = set()
     if _same_claims(state, texts, entities, aliases, edit):
         supersessions = list(state.cross.supersessions)
         bearing = set(state.cross.bearing)
     else:
+        # A passage outside the compiled files holds no changed name (the widened files are
+        # all that do, see name_probes), so it holds the claims it held: the bearing ones
+        # suffice, also when the entity table changed.
         scan = [t for p in texts.order for t in texts.bearing(p)]
         supersessions = find_fact_supersessions(facts, entities, aliases, scan, bearing=bearing)
     touched = _reached(state, facts, texts, edited, entities, edit)
