@@ -488,9 +488,9 @@ def test_longest_first_matches_as_the_sorted_alternation() -> None:
 
 
 def test_names_found_with_the_run_check_are_those_of_the_plain_pattern() -> None:
-    """_Names skips the pattern on a text holding none of the surfaces' longest runs; what
-    it finds is what the pattern alone finds, and `names_in(only=…)` finds the same names
-    of those slugs: names inside longer ones, punctuation in names, non-ASCII ones."""
+    """`names_in(only=…)` skips the lookup on a text holding none of those slugs' surfaces'
+    longest runs; it finds the same names of those slugs as the whole lookup, which is the
+    pattern's: names inside longer ones, punctuation in names, non-ASCII ones."""
     import random
 
     from graphmem.compile.opinions import _Names, names_in

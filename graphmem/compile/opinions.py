@@ -77,7 +77,7 @@ from datetime import date
 from functools import lru_cache
 from typing import NamedTuple
 
-from graphmem.compile.stance import REVOCATION, Unit, folded, read, units
+from graphmem.compile.stance import ALNUM_RUN, REVOCATION, Unit, folded, read, units
 from graphmem.compile.supersede import KINDS as FACT_KINDS
 from graphmem.compile.supersede import FactIn, Supersession, find_supersessions
 from graphmem.compile.verdicts import OpinionFrame, Verdict, frame, judge, names_of
@@ -445,9 +445,6 @@ class Sentence(NamedTuple):
     travel: bool  # its passage speaks of travelling (and not of being home)
 
 
-_ALNUM = re.compile(r"[a-z0-9]+")
-
-
 class _Names:
     """Entity surfaces (folded name or alias -> slug) found in text at word boundaries."""
 
@@ -472,15 +469,15 @@ class _Names:
         self.rx = re.compile("|".join(pattern)) if pattern else None
         # A Latin surface matches between non-[a-z0-9] characters, so each of its [a-z0-9]
         # runs is a whole run of the text: a text holding none of the surfaces' longest runs
-        # (nor a non-ASCII surface, nor one without a run) names no one. At 100k items a
-        # delta looks up every item's names, and most name no one of a few hundred entities.
-        runs = [_ALNUM.findall(s) for s in latin]
+        # (nor a non-ASCII surface, nor one without a run) names none of them (`_may`, for
+        # names_in's `only`: a delta asks which of a few entities each of 100k items names).
+        runs = [ALNUM_RUN.findall(s) for s in latin]
         self._keys = frozenset(max(r, key=len) for r in runs if r)
         self._bare = tuple(s for s, r in zip(latin, runs, strict=True) if not r)
         self._other = tuple(other)
 
     def _may(self, low: str) -> bool:
-        if not self._keys.isdisjoint(_ALNUM.findall(low)):
+        if not self._keys.isdisjoint(ALNUM_RUN.findall(low)):
             return True
         if self._bare and any(map(low.__contains__, self._bare)):
             return True
@@ -493,12 +490,7 @@ class _Names:
         found = self._found.get(text)
         if found is None:
             low = folded(text)
-            if self._may(low):
-                found = tuple(
-                    dict.fromkeys(self.surfaces[m.group()] for m in self.rx.finditer(low))
-                )
-            else:
-                found = ()
+            found = tuple(dict.fromkeys(self.surfaces[m.group()] for m in self.rx.finditer(low)))
             self._found[text] = found
         return list(found)
 

@@ -557,7 +557,6 @@ def cross_links(
     found, which the caller merges (see graphmem.index.delta).
     """
     bearing: set[str] = set()
-    found: Later[tuple[list[Supersession], set[str]]] | None = None
     if supersessions is None:
         # beside the evolution's preparation, which needs the edges only at its end
         found = Later(lambda: _supersessions_and_bearing(facts, entities, aliases, texts or []))

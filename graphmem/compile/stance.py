@@ -51,7 +51,7 @@ class Phrases:
 
     def __init__(self, pattern: re.Pattern[str], latin: Sequence[str], cjk: Sequence[str]) -> None:
         self.pattern = pattern
-        leads = [_ALNUM.match(p) for p in latin]
+        leads = [ALNUM_RUN.match(p) for p in latin]
         self.leads = frozenset(m.group() for m in leads if m is not None)
         self.bare = tuple(p for p, m in zip(latin, leads, strict=True) if m is None)
         self.cjk = tuple(cjk)
@@ -76,13 +76,15 @@ class Phrases:
         return self.pattern.sub(repl, text) if self._may(text) else text
 
 
-_ALNUM = re.compile(r"[a-z0-9]+")
+#: A maximal run of [a-z0-9]: what the word-bounded phrase patterns (here and the entity
+#: names of graphmem.compile.opinions) match between.
+ALNUM_RUN = re.compile(r"[a-z0-9]+")
 
 
 @lru_cache(maxsize=1024)
 def _alnum_runs(text: str) -> frozenset[str]:
     """The maximal ``[a-z0-9]`` runs of `text` (the same text is asked of every cue list)."""
-    return frozenset(_ALNUM.findall(text))
+    return frozenset(ALNUM_RUN.findall(text))
 
 
 def _rx(*phrases: str) -> Phrases:
