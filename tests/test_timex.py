@@ -567,3 +567,41 @@ def test_a_past_cue_does_not_send_a_date_days_ahead_a_year_back(
     # LOOKAHEAD_DAYS, a date ahead stays ahead.
     assert lean(text) == -1
     assert only(text, day).start == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A day of the month written after the weekday names the date, ahead or back,
+        # whatever the tense ("Tuesday" alone, written on Saturday, is the Tuesday before).
+        ("We fly out on Tuesday the 2nd.", D(2025, 12, 2)),
+        ("The backup failed on Monday the 24th.", D(2025, 11, 24)),
+        ("Tuesday, the 2nd: dentist.", D(2025, 12, 2)),
+        ("On part mardi 2 au matin.", D(2025, 12, 2)),
+        ("O servidor caiu na segunda-feira dia 24.", D(2025, 11, 24)),
+        ("Wir fahren am Dienstag, den 2., los.", D(2025, 12, 2)),
+        ("Salimos el martes 2 temprano.", D(2025, 12, 2)),
+        # Weekday and day disagree: the day of the month wins (the nearest such date).
+        ("Call the bank on Monday the 30th.", D(2025, 11, 30)),
+    ],
+)
+def test_a_day_of_the_month_after_a_weekday_names_the_date(text: str, expected: date) -> None:
+    span = only(text)
+    assert span.start == span.end == expected
+    assert text[span.char_start : span.char_end].rstrip(".,") == span.text.rstrip(".,")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A number after a weekday that is a time, a count or part of a date is no day.
+        ("Standup moved to Tuesday 10:30.", D(2025, 11, 25)),
+        ("Tuesday 3 pm worked for everyone.", D(2025, 11, 25)),
+        ("Tuesday 2 weeks ago", D(2025, 11, 25)),
+        ("Terça-feira, 25 de novembro, choveu.", D(2025, 11, 25)),
+        ("Tuesday, 25 November was cold.", D(2025, 11, 25)),
+    ],
+)
+def test_a_number_after_a_weekday_that_is_no_day_of_the_month(text: str, expected: date) -> None:
+    first = extract_times(text, DAY)[0]
+    assert (first.start, first.end) == (expected, expected)
