@@ -163,3 +163,42 @@ def test_yearless_dates_near_the_day_and_the_year_end(
     text: str, day: date, kind: str, expected: Dating
 ) -> None:
     assert date_block(text, day, kind) == expected
+
+
+APR = D(2026, 4, 24)  # the day of writing in the cases below
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A date that names a thing ("the 3 March outage") is not when the line happened:
+        # the line reports what was done on its own day.
+        "Finally wrote the retry logic the 3 March outage asked for.",
+        "Closed every ticket left over from the 9 April migration.",
+        "Reviewed the 2 April Postgres upgrade notes with Mei.",
+        # French, Portuguese, Spanish, German: the date follows the noun it names.
+        "J'ai relu le compte rendu de l'incident du 3 avril.",
+        "Terminei o relatório da avaria de 3 de abril.",
+        "Cerré el informe de la caída del 3 de abril.",
+        "Den Bericht über den Ausfall vom 3. April fertig geschrieben.",
+    ],
+)
+def test_a_date_that_names_a_thing_does_not_date_the_line(text: str) -> None:
+    assert date_block(text, APR, "log") == Dating(APR, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A date of the line's own event still dates it, in any position.
+        ("On the 3rd of April we moved the NAS.", D(2026, 4, 3)),
+        ("Moved the NAS on 3 April.", D(2026, 4, 3)),
+        ("Le 3 avril, on a déménagé le NAS.", D(2026, 4, 3)),
+        ("Mudámos o NAS no dia 3 de abril.", D(2026, 4, 3)),
+        # A time noun before the date is the time of the event, not a thing named.
+        ("Fomos a Braga na semana de 3 de abril.", D(2026, 4, 3)),
+        ("Nous étions à Lyon la semaine du 3 avril.", D(2026, 4, 3)),
+    ],
+)
+def test_a_date_of_the_lines_event_still_dates_it(text: str, expected: date) -> None:
+    assert date_block(text, APR, "log").valid_from == expected

@@ -66,6 +66,7 @@ COMPILE_VERSION = code_version(
     "extract/timewords",
     "extract/mood",
     "extract/dating",
+    "extract/attributive",
     "extract/timex_fallback",
     "extract/slots",
     "compile/stance",
