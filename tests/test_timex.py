@@ -67,7 +67,8 @@ def only(text: str, day: date | None = DAY, **kwargs: object) -> TimeSpan:
         ("from 2025-11-27 to 2025-12-01", D(2025, 11, 27), D(2025, 12, 1), "range"),
         ("between Nov 1 and Nov 5", D(2025, 11, 1), D(2025, 11, 5), "range"),
         ("in March", D(2025, 3, 1), D(2025, 3, 31), "month"),
-        ("in December", D(2024, 12, 1), D(2024, 12, 31), "month"),  # not after the day
+        ("in December", D(2025, 12, 1), D(2025, 12, 31), "month"),  # the coming month
+        ("in September", D(2025, 9, 1), D(2025, 9, 30), "month"),  # before the day
         ("in November", D(2025, 11, 1), D(2025, 11, 30), "month"),
         ("last November", D(2024, 11, 1), D(2024, 11, 30), "month"),
         ("next March", D(2026, 3, 1), D(2026, 3, 31), "month"),
@@ -605,3 +606,29 @@ def test_a_day_of_the_month_after_a_weekday_names_the_date(text: str, expected: 
 def test_a_number_after_a_weekday_that_is_no_day_of_the_month(text: str, expected: date) -> None:
     first = extract_times(text, DAY)[0]
     assert (first.start, first.end) == (expected, expected)
+
+
+MAY = D(2026, 5, 10)  # the day of writing below
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A month of the next two, in a clause with no tense cue either way, is ahead:
+        # a log names what is coming ("off to Osaka in July"), not last year's July.
+        ("Flying to Osaka in July.", D(2026, 7, 1)),
+        ("Internship starting in June, three days a week.", D(2026, 6, 1)),
+        ("Férias em julho, em Porto Covo.", D(2026, 7, 1)),
+        ("Vacances en juillet à Annecy.", D(2026, 7, 1)),
+        # A past cue keeps it back; a month further ahead stays the latest one.
+        ("We visited Osaka in July.", D(2025, 7, 1)),
+        ("Fomos a Porto Covo em julho.", D(2025, 7, 1)),
+        ("Rent review in November.", D(2025, 11, 1)),
+        ("Révision du loyer en novembre.", D(2025, 11, 1)),
+        # The month itself and the ones before it are unchanged.
+        ("Osaka in May, finally.", D(2026, 5, 1)),
+        ("Osaka in April, finally.", D(2026, 4, 1)),
+    ],
+)
+def test_a_coming_month_without_tense_looks_ahead(text: str, expected: date) -> None:
+    assert only(text, day=MAY).start == expected

@@ -67,6 +67,9 @@ AROUND_DAYS = 3
 # logs record history, and the plans they mention are weeks ahead, not a season. A clause
 # that looks forward ("will", "va", "wird") takes the next one instead.
 LOOKAHEAD_DAYS = 92
+#: A month named with no tense either way is the coming one if it is at most this many
+#: months ahead ("off to Chengdu in July", written in May), else the latest one.
+MONTH_LOOKAHEAD = 2
 
 _LATIN_BEFORE = r"(?<![0-9A-Za-zÀ-ÿ_])"
 _ZH_DIGITS = dict(zip("一二三四五六七八九", range(1, 10), strict=True)) | {"两": 2}
@@ -325,11 +328,13 @@ def _period(anchor: date, unit: str) -> Resolved:
     return date(anchor.year, 1, 1), date(anchor.year, 12, 31), "year"
 
 
-def _month_span(month: int, direction: int | None, ref: date, lean: int = 0) -> Resolved:
+def _month_span(month: int, direction: int | None, ref: date, lean: int = -1) -> Resolved:
     """A month without a year: None = latest not after `ref` (the first not before it when
-    the clause looks forward, `lean` 1), -1 before, 0 this year, 1 after."""
+    the clause looks forward, `lean` 1; when it looks neither way, `lean` 0, the latest at
+    most MONTH_LOOKAHEAD months after it), -1 before, 0 this year, 1 after."""
     y = ref.year
-    if direction is None and lean > 0:
+    ahead = (month - ref.month) % 12
+    if direction is None and (lean > 0 or (lean == 0 and 0 < ahead <= MONTH_LOOKAHEAD)):
         return _period(date(y + (month < ref.month), month, 1), "month")
     if (direction is None and month > ref.month) or (direction == -1 and month >= ref.month):
         y -= 1
@@ -412,7 +417,7 @@ def _absolute(
         if ref is None:
             return None
         month = _zh_int(m["zmo"])
-        return atom._replace(span=_month_span(month, None, ref, _direction(atom)))
+        return atom._replace(span=_month_span(month, None, ref, _month_lean(atom)))
     licensed = atom.role in ("license", "open", "around", "until", "from")
     word, year = m[f"{kind}_m"], m[f"{kind}_y"] if kind != "mon" else None
     if _key(word) in W.AMBIGUOUS_MONTHS and word[:1].islower() and not (year or atom.role):
@@ -432,7 +437,13 @@ def _absolute(
     if ref is None or not (directions or licensed):
         return None  # a bare month name needs "in", "since", "last"... to be a date
     direction = directions[0] if directions else None
-    return atom._replace(span=_month_span(month, direction, ref, _direction(atom)))
+    return atom._replace(span=_month_span(month, direction, ref, _month_lean(atom)))
+
+
+def _month_lean(atom: _Atom) -> int:
+    """How an undirected month resolves: as :func:`_direction`, but 0 when neither its
+    preposition nor its clause says a way (_month_span then takes a coming month)."""
+    return 0 if atom.lean == 0 and atom.role in ("", "license") else _direction(atom)
 
 
 def _direction(atom: _Atom) -> int:
