@@ -11,7 +11,7 @@ import pytest
 from conftest import WriteFiles
 from typer.testing import CliRunner
 
-from graphmem.cli import app
+from graphmem.surfaces.cli import app
 
 runner = CliRunner()
 FILES: dict[str, str | bytes] = {

@@ -18,7 +18,7 @@ from conftest import ROOT, WriteFiles
 from typer.testing import CliRunner
 
 from graphmem import __version__
-from graphmem.cli import app
+from graphmem.surfaces.cli import app
 
 runner = CliRunner()
 FILES: dict[str, str | bytes] = {

@@ -9,8 +9,8 @@ import pytest
 from conftest import WriteFiles
 from typer.testing import CliRunner
 
-from graphmem.cli import app
 from graphmem.config import ConfigError, resolve_settings
+from graphmem.surfaces.cli import app
 
 FILE = """
 [graphmem]

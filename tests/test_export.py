@@ -13,7 +13,7 @@ from conftest import WriteFiles, settings_for
 from graphmem.api import open_graph
 from graphmem.compile.rows import NODE_COLUMNS, REL_COLUMNS
 from graphmem.config import Settings
-from graphmem.export import (
+from graphmem.export.files import (
     GRAPHML_FILE,
     KUZU_SCRIPT,
     NEO4J_SCRIPT,

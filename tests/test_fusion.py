@@ -7,8 +7,8 @@ from datetime import date
 import numpy as np
 import pytest
 
+from graphmem.config.presets import PRESETS, RecallConfig, preset
 from graphmem.extract.entities import Gazetteer, KnownEntity
-from graphmem.recall.config import PRESETS, RecallConfig, preset
 from graphmem.recall.fusion import jaccard_matrix, mmr, recency_factor, rrf, score_fusion
 from graphmem.recall.packets import Packet, source_ref, timestamp, within_budget
 from graphmem.recall.understand import topic, understand

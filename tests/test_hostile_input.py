@@ -12,11 +12,11 @@ import pytest
 from conftest import WriteFiles, settings_for
 
 from graphmem.api import run_cypher
+from graphmem.edit.retain import retain
 from graphmem.errors import BulletError
 from graphmem.extract.entities import Gazetteer, KnownEntity
 from graphmem.index.build import index_workspace
 from graphmem.parse.names import MAX_NAME_CHARS
-from graphmem.retain import retain
 
 DAY = "2025-11-27"
 LOG = f"memory/{DAY}.md"
@@ -215,7 +215,7 @@ def test_mcp_tools_refuse_a_nul_path_and_a_long_name_without_writing(
 ) -> None:
     from mcp.server.mcpserver.exceptions import ToolError
 
-    from graphmem.mcp_server import Tools as Memory
+    from graphmem.surfaces.mcp import Tools as Memory
 
     root = make_workspace(BASE)
     index_workspace(settings_for(root))
@@ -325,7 +325,7 @@ def test_export_graphml_to_a_file_name_writes_that_file(
     make_workspace: WriteFiles, tmp_path: Path
 ) -> None:
     from graphmem.api import open_graph
-    from graphmem.export import export_graph
+    from graphmem.export.files import export_graph
 
     root = make_workspace(BASE)
     index_workspace(settings_for(root))

@@ -10,11 +10,11 @@ from conftest import WriteFiles, italian_log, settings_for
 from typer.testing import CliRunner
 
 from graphmem.api import open_graph, status
-from graphmem.cli import app
 from graphmem.errors import IndexLockedError, NotIndexedError, WorkspaceError
 from graphmem.extract import timex_fallback
 from graphmem.index.build import index_workspace
 from graphmem.store.layout import Store
+from graphmem.surfaces.cli import app
 
 FILES: dict[str, str | bytes] = {
     "memory.md": "- W @Peter: Lives in Lisbon\n",

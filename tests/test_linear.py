@@ -18,13 +18,13 @@ import pytest
 from graphmem.compile.stance import READ_CHARS, read
 from graphmem.compile.supersede import FactIn, find_supersessions
 from graphmem.compile.verdicts import negated_over
+from graphmem.edit.merge import add_aliases
 from graphmem.extract.crosslingual import document_gloss, segment_cjk
 from graphmem.extract.entities import Gazetteer, KnownEntity, explicit_mentions, find_mentions
 from graphmem.extract.slots import Slot, slots
-from graphmem.merge import add_aliases
 from graphmem.parse.parser import heading, parse
 from graphmem.parse.textio import Lines
-from graphmem.readonly import tokens
+from graphmem.store.readonly import tokens
 
 MB = 1 << 20
 

@@ -46,7 +46,7 @@ Scenario = Callable[[ClientSession], Awaitable[None]]
 async def _session(workspace: Path, errlog: Path) -> AsyncIterator[ClientSession]:
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-c", "from graphmem.mcp_server import main; main()"],
+        args=["-c", "from graphmem.surfaces.mcp import main; main()"],
         env={
             "GRAPHMEM_WORKSPACE": str(workspace),
             "GRAPHMEM_NER_MODEL": "none",

@@ -9,9 +9,9 @@ from conftest import WriteFiles, settings_for
 from typer.testing import CliRunner
 
 from graphmem.api import open_graph
-from graphmem.cli import app
+from graphmem.edit.merge import MergeError, add_aliases, merge_entities
 from graphmem.index.build import index_workspace
-from graphmem.merge import MergeError, add_aliases, merge_entities
+from graphmem.surfaces.cli import app
 
 LOGS: dict[str, str | bytes] = {
     "memory/2025-11-01.md": "## Retain\n- W @Petey: Bought a bike.\n- W @Peter: Lives in Porto.\n",

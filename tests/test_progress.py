@@ -11,8 +11,8 @@ from conftest import WriteFiles
 from typer.testing import CliRunner
 
 import graphmem.index.progress as progress
-from graphmem.cli import app
 from graphmem.index.progress import ProgressLine
+from graphmem.surfaces.cli import app
 
 ENV = {
     "GRAPHMEM_NER_MODEL": "none",

@@ -13,14 +13,14 @@ from conftest import WriteFiles, settings_for
 from typer.testing import CliRunner
 
 from graphmem.api import open_graph
-from graphmem.cli import app
-from graphmem.export import RelPair, schema_tables
+from graphmem.export.falkordb import ScaleoutError, dialect
+from graphmem.export.falkordb.connection import check_url, public_url
+from graphmem.export.falkordb.rows import content_hash, diff, node_rows, read_local, rel_rows
+from graphmem.export.files import RelPair, schema_tables
 from graphmem.index.build import index_workspace
-from graphmem.scaleout import ScaleoutError, dialect
-from graphmem.scaleout.connection import check_url, public_url
-from graphmem.scaleout.rows import content_hash, diff, node_rows, read_local, rel_rows
 from graphmem.store.queries import catalog, get, load_query, variant
 from graphmem.store.resources import queries_dir
+from graphmem.surfaces.cli import app
 
 TABLES, PAIRS = schema_tables()
 BY_NAME = {t.name: t for t in TABLES}
@@ -208,7 +208,7 @@ def test_push_refuses_a_target_that_is_not_a_server_url(make_workspace: WriteFil
 
 
 def test_push_says_when_no_server_answers(make_workspace: WriteFiles) -> None:
-    from graphmem.scaleout.server import free_port
+    from graphmem.export.falkordb.server import free_port
 
     root = make_workspace(FILES)
     index_workspace(settings_for(root))

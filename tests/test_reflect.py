@@ -13,9 +13,9 @@ from conftest import WriteFiles, settings_for
 from typer.testing import CliRunner
 
 from graphmem.api import open_graph
-from graphmem.cli import app
 from graphmem.index.build import index_workspace
 from graphmem.reflect.run import OpinionView, opinions, reflect
+from graphmem.surfaces.cli import app
 
 
 def views(root: Path) -> dict[str, OpinionView]:

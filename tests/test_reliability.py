@@ -35,12 +35,12 @@ from conftest import FIXTURES, settings_for
 from typer.testing import CliRunner
 
 from graphmem.api import current_generation, run_cypher, status
-from graphmem.cli import app
 from graphmem.config import Settings
 from graphmem.errors import IndexLockedError
 from graphmem.index.build import index_workspace
 from graphmem.recall.engine import Recaller, RecallOptions, recall
 from graphmem.store.layout import KEEP_PREVIOUS
+from graphmem.surfaces.cli import app
 
 ENV = {
     "GRAPHMEM_NER_MODEL": "none",
@@ -144,7 +144,7 @@ wrap(
     before=lambda *a, **k: stop("published") if publishing else None,
 )
 
-from graphmem.cli import main
+from graphmem.surfaces.cli import main
 
 sys.argv = ["graphmem", *sys.argv[1:]]
 main()

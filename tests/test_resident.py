@@ -16,9 +16,9 @@ import pytest
 from conftest import ROOT, WriteFiles
 
 from graphmem import config
-from graphmem.resident import MEMORY_DIR, SOCKET_NAME, socket_path
-from graphmem.resident import client as resident_client
-from graphmem.resident.server import ping
+from graphmem.surfaces.daemon import client as resident_client
+from graphmem.surfaces.daemon.protocol import MEMORY_DIR, SOCKET_NAME, socket_path
+from graphmem.surfaces.daemon.server import ping
 
 HANG = 120.0  # a guard against a hung daemon, not a speed target
 FILES: dict[str, str | bytes] = {
@@ -235,7 +235,7 @@ def test_it_runs_only_the_commands_it_is_for(ws: Path, daemon: object) -> None:
     """A hand-made request for `daemon` or `watch` (which would never return) is declined."""
     import json
 
-    from graphmem.resident import JSON, receive, send_json
+    from graphmem.surfaces.daemon.protocol import JSON, receive, send_json
 
     for argv in (["daemon", "-w", str(ws)], ["watch", "-w", str(ws)], ["--help"]):
         sock = resident_client.connect(socket_path(str(ws)))

@@ -9,9 +9,9 @@ import pytest
 from conftest import WriteFiles, settings_for
 
 from graphmem.api import open_graph
+from graphmem.edit.retain import insert_bullet, retain
 from graphmem.errors import BulletError, WorkspaceError
 from graphmem.index.build import index_workspace
-from graphmem.retain import insert_bullet, retain
 
 DAY = date(2025, 12, 13)
 LOG = "memory/2025-12-13.md"

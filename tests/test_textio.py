@@ -12,12 +12,12 @@ from datetime import date
 import pytest
 from conftest import WriteFiles, settings_for
 
+from graphmem.edit.merge import merge_entities
+from graphmem.edit.retain import retain
 from graphmem.index.build import index_workspace
-from graphmem.merge import merge_entities
+from graphmem.index.watch import watch
 from graphmem.parse.textio import Lines, newline_of
 from graphmem.reflect.bank import merge_block
-from graphmem.retain import retain
-from graphmem.watch import watch
 
 BOM = b"\xef\xbb\xbf"
 STYLES = {"crlf": b"\r\n", "cr": b"\r", "lf": b"\n"}

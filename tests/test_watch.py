@@ -15,7 +15,7 @@ from conftest import WriteFiles, settings_for
 
 from graphmem.api import open_graph
 from graphmem.index.build import IndexReport
-from graphmem.watch import snapshot, watch
+from graphmem.index.watch import snapshot, watch
 
 HANG = 60.0  # a guard against hangs, not a speed target
 

@@ -11,8 +11,8 @@ import pytest
 from conftest import settings_for
 
 from graphmem.compile.rows import GraphData
+from graphmem.config.presets import RecallConfig
 from graphmem.index.build import index_workspace
-from graphmem.recall.config import RecallConfig
 from graphmem.recall.engine import Recaller, RecallOptions
 from graphmem.search.seeds import connect
 from graphmem.search.windows import Window, WindowIndex, windows_of, write_windows

@@ -11,7 +11,7 @@ from types import TracebackType
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from graphmem.scaleout.errors import ScaleoutError
+from graphmem.export.falkordb.errors import ScaleoutError
 from graphmem.store.db import Rows
 from graphmem.store.queries import variant
 

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from graphmem.resident import (
+from graphmem.surfaces.daemon.protocol import (
     COMMANDS,
     ERR,
     JSON,
@@ -45,7 +45,7 @@ def main() -> None:
     code = delegate(sys.argv[1:])
     if code is not None:
         sys.exit(code)
-    from graphmem.cli import main as cli_main
+    from graphmem.surfaces.cli import main as cli_main
 
     cli_main()
 

@@ -544,7 +544,7 @@ def recall(
     workspace: WorkspaceOpt = None,
 ) -> None:
     """Find the memories that answer a question, with exact sources."""
-    from graphmem.render import render_packets
+    from graphmem.surfaces.render import render_packets
 
     with memory(workspace) as mem:
         result = mem.recall_result(
@@ -839,7 +839,7 @@ def watch(
 def serve(workspace: WorkspaceOpt = None) -> None:
     """Run the MCP server on stdio (tools: memory_recall, memory_about, memory_timeline,
     memory_retain, memory_get, memory_status). Its stdout is the protocol, so no --json."""
-    from graphmem.mcp_server import serve_stdio
+    from graphmem.surfaces.mcp import serve_stdio
 
     serve_stdio(settings(workspace))
 
@@ -863,7 +863,7 @@ def daemon(
 ) -> None:
     """Keep the index and models loaded so `recall`, `about`, `timeline`, `status` and `index`
     answer fast; without one they run in-process, with the same output."""
-    from graphmem.resident import server
+    from graphmem.surfaces.daemon import server
 
     s = settings(workspace)
     if stop:
@@ -979,8 +979,8 @@ def push(
     workspace: WorkspaceOpt = None,
 ) -> None:
     """Push the compiled graph into a shared FalkorDB graph (incremental: only what changed)."""
+    from graphmem.export.falkordb.push import push_workspace
     from graphmem.index.progress import ProgressLine
-    from graphmem.scaleout.push import push_workspace
 
     progress = ProgressLine(sys.stderr) if sys.stderr.isatty() and not json_out else None
     try:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
-from graphmem.scaleout.errors import ScaleoutError
+from graphmem.export.falkordb.errors import ScaleoutError
 
 START_TIMEOUT_S = 30.0
 

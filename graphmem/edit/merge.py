@@ -11,12 +11,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from graphmem.api import open_graph
 from graphmem.config import Settings
 from graphmem.errors import GraphmemError
 from graphmem.index.build import IndexReport, index_workspace
 from graphmem.parse.textio import Lines
 from graphmem.recall.about import resolve_entity
+from graphmem.store.current import open_graph
 
 # Linear: the value's trailing blanks are split off with str methods, not a lazy group.
 _ALIASES_LINE = re.compile(r"(\s*+(?:\*\*)?aliases(?:\*\*)?\s*+:\s*+)(.*+)", re.IGNORECASE)

@@ -1,6 +1,6 @@
 """``graphmem daemon``: keep one workspace's index, models and imports warm for the CLI.
 
-The daemon runs the real CLI (:data:`graphmem.cli.app`) for each client, one command at a
+The daemon runs the real CLI (:data:`graphmem.surfaces.cli.app`) for each client, one command at a
 time, with the client's arguments, working folder, terminal size and stream encodings,
 and with stdout and stderr going back to the client frame by frame; so what a client
 prints is what the same command run in-process prints. Its :class:`~graphmem.memory.Memory`
@@ -33,7 +33,9 @@ from typing import Any
 from graphmem.config import Settings
 from graphmem.errors import GraphmemError
 from graphmem.memory import Memory
-from graphmem.resident import (
+from graphmem.search import seeds
+from graphmem.surfaces.daemon.client import connect, target
+from graphmem.surfaces.daemon.protocol import (
     ERR,
     OUT,
     PER_REQUEST,
@@ -46,8 +48,6 @@ from graphmem.resident import (
     send_json,
     socket_path,
 )
-from graphmem.resident.client import connect, target
-from graphmem.search import seeds
 
 #: Seconds without a command after which the daemon stops, unless told otherwise.
 DEFAULT_IDLE = 900.0
@@ -318,16 +318,16 @@ class Daemon:
         return self.memory
 
     def command(self) -> Any:
-        """The CLI as a Click command, built once (see :func:`graphmem.cli.click_command`)."""
+        """The CLI as a Click command, built once (see :func:`graphmem.surfaces.cli.click_command`)."""
         if self._click is None:
-            from graphmem import cli
+            from graphmem.surfaces import cli
 
             self._click = cli.click_command()
         return self._click
 
     def run(self, conn: socket.socket, req: dict[str, Any]) -> int:
         """Run the CLI on the request's arguments, its output going to `conn`."""
-        from graphmem import cli
+        from graphmem.surfaces import cli
 
         (out_enc, out_err), (err_enc, err_err) = req["encoding"]
         tty_out, tty_err = req["tty"]

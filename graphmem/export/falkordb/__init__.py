@@ -8,6 +8,6 @@ The cross-workspace queries are ``queries/team/*.cypher`` with their ``*.falkord
 variants. Needs the ``scaleout`` extra: ``pip install "graphmem[scaleout]"``.
 """
 
-from graphmem.scaleout.errors import ScaleoutError
+from graphmem.export.falkordb.errors import ScaleoutError
 
 __all__ = ["ScaleoutError"]

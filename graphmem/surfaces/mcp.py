@@ -29,9 +29,9 @@ from typing_extensions import TypedDict  # pydantic needs it for TypedDict on Py
 
 from graphmem import __version__
 from graphmem.config import Settings, resolve_settings
+from graphmem.edit.retain import EXPECTED
 from graphmem.errors import ArgumentError, GraphmemError
 from graphmem.memory import Memory
-from graphmem.retain import EXPECTED
 
 T = TypeVar("T")
 

@@ -3,7 +3,7 @@
 On the server every node keeps its Kùzu label and properties plus ``workspace`` (so many
 workspaces share one graph) and ``push_hash`` (its content hash: the push manifest lives on
 the server, so a push from any machine diffs against what the server really holds).
-Relationships also get ``rid``, their stable id (see :mod:`graphmem.scaleout.rows`).
+Relationships also get ``rid``, their stable id (see :mod:`graphmem.export.falkordb.rows`).
 
 These statements are generated here, not kept in ``queries/``, because a label cannot be a
 Cypher parameter: one statement per table and relationship pair would be ~80 files that
@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from graphmem.export import NodeTable, RelPair
-from graphmem.scaleout.errors import ScaleoutError
-from graphmem.scaleout.rows import NodeRow, RelRow
+from graphmem.export.falkordb.errors import ScaleoutError
+from graphmem.export.falkordb.rows import NodeRow, RelRow
+from graphmem.export.files import NodeTable, RelPair
 
 WORKSPACE = "workspace"
 HASH = "push_hash"

@@ -8,7 +8,7 @@ then new and changed relationships. Each row carries its hash, written in the sa
 as its properties, so the server's manifest always matches its content: a push that dies
 half-way leaves a graph the next push repairs, and a push from another machine is correct.
 Reading those hashes back is skipped when the local copy of the last push's manifest is one
-the server's workspace record still vouches for (:mod:`graphmem.scaleout.manifest`).
+the server's workspace record still vouches for (:mod:`graphmem.export.falkordb.manifest`).
 
 The server graph is derived, like ``.memory/``: ``force`` deletes the workspace's part of it
 and sends everything again. A changed ontology forces that too.
@@ -25,13 +25,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from graphmem.api import open_graph
 from graphmem.config import Settings
-from graphmem.export import schema_tables
-from graphmem.scaleout import dialect, manifest
-from graphmem.scaleout.connection import Server, check_url
-from graphmem.scaleout.errors import ScaleoutError
-from graphmem.scaleout.rows import LocalGraph, diff, read_local
+from graphmem.export.falkordb import dialect, manifest
+from graphmem.export.falkordb.connection import Server, check_url
+from graphmem.export.falkordb.errors import ScaleoutError
+from graphmem.export.falkordb.rows import LocalGraph, diff, read_local
+from graphmem.export.files import schema_tables
+from graphmem.store.current import open_graph
 from graphmem.store.layout import Store
 from graphmem.store.ontology import schema_hash
 
@@ -155,7 +155,7 @@ def push_graph(
 
     `origin` names where the workspace lives (host and folder): a push refuses to overwrite
     a workspace of the same name pushed from elsewhere unless `claim` (an explicit name).
-    `cache` is the file of the local manifest copy (see :mod:`graphmem.scaleout.manifest`).
+    `cache` is the file of the local manifest copy (see :mod:`graphmem.export.falkordb.manifest`).
     """
     if batch_size < 1:
         raise ScaleoutError("batch size must be at least 1")

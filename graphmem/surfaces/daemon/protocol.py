@@ -6,7 +6,7 @@ index. ``graphmem daemon`` pays that once and keeps it: it listens on a Unix soc
 workspace's index folder (``.memory/resident.sock``, mode 0600, its owner's connections
 only) and runs the same CLI commands in its own process for the ``graphmem`` processes that
 ask, sending back their exact stdout and stderr bytes and exit code. The client side
-(:mod:`graphmem.resident.client`) imports nothing heavy: when no daemon answers, declines
+(:mod:`graphmem.surfaces.daemon.client`) imports nothing heavy: when no daemon answers, declines
 or is busy, the command runs in-process as it always did, so the CLI stays correct and
 standalone.
 

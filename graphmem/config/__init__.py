@@ -30,8 +30,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from graphmem.config.presets import PRESETS, RecallConfig
 from graphmem.errors import GraphmemError
-from graphmem.recall.config import PRESETS, RecallConfig
 
 DEFAULT_WORKSPACE = Path("~/.openclaw/workspace")
 MEMORY_DIR = ".memory"

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from graphmem.export import NodeTable, RelPair, schema_tables
-from graphmem.scaleout.errors import ScaleoutError
+from graphmem.export.falkordb.errors import ScaleoutError
+from graphmem.export.files import NodeTable, RelPair, schema_tables
 from graphmem.store.db import Graph
 
 HASH_CHARS = 16  # 64 bits: a content fingerprint, compared only within one workspace
