@@ -225,4 +225,4 @@ def test_only_the_connection_module_imports_the_falkordb_client() -> None:
         for path in package.rglob("*.py")
         if re.search(r"^\s*(from|import) falkordb\b(?!_bin)", path.read_text("utf-8"), re.M)
     }
-    assert importers == {"scaleout/connection.py"}
+    assert importers == {"export/falkordb/connection.py"}
