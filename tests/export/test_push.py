@@ -219,7 +219,7 @@ def test_push_says_when_no_server_answers(make_workspace: WriteFiles) -> None:
 
 
 def test_only_the_connection_module_imports_the_falkordb_client() -> None:
-    package = Path(__file__).resolve().parent.parent / "graphmem"
+    package = Path(__file__).resolve().parents[2] / "graphmem"
     importers = {
         path.relative_to(package).as_posix()
         for path in package.rglob("*.py")

@@ -23,7 +23,7 @@ from graphmem.search.embed import (
     load_embedder,
 )
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 BUNDLED = REPO / "graphmem" / "models" / "minilm"
 
 

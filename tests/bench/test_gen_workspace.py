@@ -15,7 +15,7 @@ import pytest
 from graphmem.parse.names import slugify
 from graphmem.parse.parser import parse
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GENERATOR = ROOT / "bench" / "gen_workspace.py"
 TARGET = 300
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-PLUGIN = Path(__file__).resolve().parent.parent / "integrations" / "openclaw"
+PLUGIN = Path(__file__).resolve().parents[2] / "integrations" / "openclaw"
 
 
 def _json(name: str) -> dict:

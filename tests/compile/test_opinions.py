@@ -22,7 +22,7 @@ from graphmem.compile.opinions import (
     evaluate,
 )
 
-SAMPLE = Path(__file__).resolve().parent.parent / "fixtures" / "sample"
+SAMPLE = Path(__file__).resolve().parents[2] / "fixtures" / "sample"
 
 
 def op(id: str, text: str, day: int | None, c: float | None, *entities: str) -> OpinionIn:

@@ -11,7 +11,7 @@ import pytest
 from graphmem.compile.supersede import FactIn, Supersession, find_supersessions
 from graphmem.parse.names import slugify
 
-SAMPLE = Path(__file__).resolve().parent.parent / "fixtures" / "sample"
+SAMPLE = Path(__file__).resolve().parents[2] / "fixtures" / "sample"
 
 
 def fact(id: str, text: str, day: int | None, *entities: str, kind: str = "world") -> FactIn:
