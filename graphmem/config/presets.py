@@ -6,7 +6,7 @@ on the benchmark without touching code, and tests can pin behaviour to explicit 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -111,10 +111,6 @@ class RecallConfig:
     #: counts as a near-duplicate of one already taken.
     mmr_lambda: float = 0.85
     duplicate_similarity: float = 0.95
-
-    def with_(self, **changes: object) -> RecallConfig:
-        """A copy with some fields changed."""
-        return replace(self, **changes)  # type: ignore[arg-type]
 
 
 PRESETS: dict[str, RecallConfig] = {
