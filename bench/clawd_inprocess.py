@@ -32,8 +32,8 @@ for _up in HERE.parents:
 import recall_eval as ev  # noqa: E402
 
 from graphmem.config import resolve_settings  # noqa: E402
+from graphmem.config.presets import preset  # noqa: E402
 from graphmem.index.build import index_workspace  # noqa: E402
-from graphmem.recall.config import preset  # noqa: E402
 from graphmem.recall.engine import Recaller, RecallOptions  # noqa: E402
 
 KS, NDCG_K, BUDGETS = [5, 10, 25], 10, [25, 100]

@@ -62,6 +62,7 @@ COMPILE_VERSION = code_version(
     "compile/supersede",
     "compile/opinions",
     "extract/stage",
+    "extract/declared",
     "extract/timex",
     "extract/timewords",
     "extract/mood",
