@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     # opinions), networkx (export) or the bank writer, and importing them costs a cold
     # CLI call ~0.3 s CPU.
     from graphmem.api import Status
+    from graphmem.edit.init import InitReport
     from graphmem.edit.merge import MergeResult
     from graphmem.edit.retain import RetainResult
     from graphmem.export.files import ExportReport
@@ -185,7 +186,7 @@ class Memory:
         if not self.workspace.is_dir():
             raise WorkspaceError(
                 f"workspace {self.workspace} does not exist",
-                hint="pass --workspace DIR (Python: Memory(DIR)) or set GRAPHMEM_WORKSPACE",
+                hint="pass --workspace DIR or set GRAPHMEM_WORKSPACE (`graphmem init` makes one)",
             )
 
     def _reader(self) -> Recaller:
@@ -442,8 +443,7 @@ class Memory:
                 parts.append("unknown " + ", ".join(f"${p}" for p in extra))
             raise QueryError(
                 f"cypher: {'; '.join(parts)}",
-                hint="give each $name the statement uses as --param name=VALUE "
-                "(Python: params={'name': value})",
+                hint="give each $name the statement uses as --param name=VALUE",
             )
         with self._lock:
             self._check_workspace()
@@ -479,6 +479,13 @@ class Memory:
             return export_graph(self._reader().graph, fmt, Path(out))  # type: ignore[arg-type]
 
     # ------------------------------------------------------------------ writing
+
+    def init(self) -> InitReport:
+        """Lay out the workspace (``memory/``, ``bank/entities/``, ``memory.md``, a README
+        of the syntax) where missing; never overwrites a file."""
+        from graphmem.edit.init import init_workspace
+
+        return init_workspace(self.workspace)
 
     def index(self, *, force: bool = False, progress: Progress | None = None) -> IndexReport:
         """Bring the index up to date with the Markdown (incremental, atomic); `force`

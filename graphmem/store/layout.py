@@ -106,7 +106,12 @@ class Store:
         return gen
 
     def publish(self, gen: Generation, meta: dict[str, Any]) -> None:
-        """Finish `gen` (write its meta) and make it CURRENT, atomically."""
+        """Finish `gen` (write its meta) and make it CURRENT, atomically; the first publish
+        also writes ``.memory/.gitignore``, so ``git add .`` in a workspace leaves the
+        derived index out."""
+        ignore = self.root / ".gitignore"
+        if not ignore.exists():
+            write_atomic(ignore, b"# graphmem's derived index: rebuilt by `graphmem index`.\n*\n")
         write_atomic(gen.path / META, json.dumps(meta, indent=1, sort_keys=True).encode())
         fsync_path(gen.path)
         write_atomic(self.root / CURRENT, f"{gen.name}\n".encode())

@@ -58,6 +58,11 @@ def _plain_metavars() -> None:
 _plain_metavars()
 
 
+def _width() -> int:
+    """Columns to render for: the terminal's ($COLUMNS first), 100 when not a terminal."""
+    return max(40, shutil.get_terminal_size((100, 24)).columns)
+
+
 def _json_error(message: str, hint: str | None) -> None:
     typer.echo(json.dumps({"error": message, "hint": hint}, ensure_ascii=False, indent=2))
 
@@ -96,7 +101,9 @@ class _Group(TyperGroup):
 app = typer.Typer(
     cls=_Group,
     no_args_is_help=True,
-    add_completion=False,
+    # --install-completion / --show-completion for bash, zsh, fish and PowerShell.
+    add_completion=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
     help="Offline knowledge-graph memory for AI agents: Markdown in, cited recall out.",
     pretty_exceptions_enable=False,
 )
@@ -273,6 +280,24 @@ def _index_dict(report: Any) -> dict[str, Any]:
         "degraded": list(report.degraded),
         "seconds": round(report.seconds, 3),
     }
+
+
+@app.command()
+@guarded
+def init(json_out: JsonOpt = False, workspace: WorkspaceOpt = None) -> None:
+    """Start a workspace: memory/, bank/entities/, memory.md and a README of the syntax.
+
+    Never overwrites a file that is there. Example: graphmem -w ~/notes init
+    """
+    report = memory(workspace).init()
+    if json_out:
+        _echo_json({"workspace": report.workspace, "created": report.created, "kept": report.kept})
+        return
+    for path in report.created:
+        typer.echo(f"created {path}")
+    for path in report.kept:
+        typer.echo(f"kept    {path} (already there)")
+    typer.echo(f"next: write memory/YYYY-MM-DD.md, then graphmem -w {report.workspace} index")
 
 
 @app.command()
@@ -563,7 +588,13 @@ def recall(
     if json_out:
         typer.echo(json.dumps([p.to_dict() for p in result.packets], ensure_ascii=False, indent=2))
         return
-    typer.echo(render_packets(result.packets, shutil.get_terminal_size((100, 24)).columns))
+    typer.echo(render_packets(result.packets, _width()))
+    if not result.packets:
+        # No match is an answer, not a failure (exit 0, as `gh search` does): say what to try.
+        hint = "try other words, a wider window (--since), or --preset broad"
+        if not any(mem.workspace.glob("memory/*.md")) and not any(mem.workspace.glob("*.md")):
+            hint = "the workspace has no Markdown yet: `graphmem init` lays it out"
+        typer.echo(f"hint: {hint}; `graphmem status` shows what the index holds", err=True)
 
 
 def _print_lines(title: str, lines: Sequence[Any]) -> None:
@@ -634,7 +665,9 @@ def timeline(
         )
 
 
-@app.command(context_settings={"ignore_unknown_options": True})
+# A bullet may start with "- " and hold an "h" ("- W @Peter: Bought…"): click would read
+# it as a bundle of short flags, -h among them, so here only --help asks for help.
+@app.command(context_settings={"ignore_unknown_options": True, "help_option_names": ["--help"]})
 @guarded
 def retain(
     bullet: Annotated[
@@ -748,11 +781,18 @@ def reflect(
     typer.echo(
         f"confidence moves from evidence dated {report.since} .. {report.now}: {len(report.moves)}"
     )
+    from graphmem.surfaces.render import wrap
+
+    width = _width()
     for view, move in report.moves:
-        typer.echo(
-            f"  {move['old']:.2f} -> {move['new']:.2f}  {view.statement.splitlines()[0][:70]}"
-            f"  ({move['relation']} {move.get('source', '')}: {move['reason']}; {move['day']})"
-        )
+        why = " ".join(str(x) for x in (move["relation"], move.get("source")) if x)
+        why += f": {move['reason']}" if move.get("reason") else ""
+        why += f"; {move['day']}" if move.get("day") else " (undated)"
+        head = f"  {move['old']:.2f} -> {move['new']:.2f}  "
+        for line in wrap(" ".join(view.statement.split()), width, " " * len(head), head):
+            typer.echo(line)
+        for line in wrap(f"({why})", width, " " * len(head)):
+            typer.echo(line)
     verb = "would change" if dry_run else "changed"
     typer.echo(f"bank pages {verb}: {len(changed)}")
     for page in changed:
@@ -941,7 +981,8 @@ def export(
             }
         )
         return
-    typer.echo(f"wrote {len(report.files)} files to {report.out} ({total} nodes and relationships)")
+    files = f"{len(report.files)} file" + ("" if len(report.files) == 1 else "s")
+    typer.echo(f"wrote {files} to {report.out} ({total} nodes and relationships)")
 
 
 # ----------------------------------------------------------------------------- push (scale-out)

@@ -7,12 +7,49 @@ Pure: packets in, a string out (the CLI prints it).
 from __future__ import annotations
 
 import textwrap
+import unicodedata
 from collections.abc import Sequence
 
 from graphmem.recall.packets import Packet
 
 #: Narrower terminals still get readable lines.
 MIN_WIDTH = 40
+
+
+def cells(text: str) -> int:
+    """Terminal columns `text` takes: East Asian wide and fullwidth characters take two,
+    combining marks none."""
+    total = 0
+    for ch in text:
+        if unicodedata.combining(ch):
+            continue
+        total += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return total
+
+
+def wrap(text: str, width: int, indent: str = "", first: str | None = None) -> list[str]:
+    """`text` as lines of at most `width` terminal columns, broken between words (a word
+    longer than a line gets a line of its own, never cut); the first line starts with
+    `first` (default `indent`), the others with `indent`. Wide characters count two, and
+    a run of them with no spaces (Chinese, Japanese) may break between any two."""
+    lead = indent if first is None else first
+    lines: list[str] = []
+    line, used = lead, cells(lead)
+    for word in text.split():
+        pieces = [word]
+        if cells(word) > width - cells(indent) and any(cells(c) == 2 for c in word):
+            pieces = list(word)  # CJK runs break anywhere
+        for i, piece in enumerate(pieces):
+            glue = "" if (i > 0 or line == lead) else " "
+            size = cells(piece)
+            if line != lead and used + len(glue) + size > width:
+                lines.append(line)
+                line, used, glue = indent, cells(indent), ""
+            line += glue + piece
+            used += len(glue) + size
+    if line != lead or not lines:
+        lines.append(line)
+    return lines
 
 
 def render_packets(packets: Sequence[Packet], width: int = 100) -> str:
