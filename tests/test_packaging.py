@@ -12,19 +12,24 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+#: What the build printed (pip -v shows setuptools' warnings).
+BUILD_LOG: list[str] = []
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    args = [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(out)]
+    args = [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-v", "-w", str(out)]
     try:
         import setuptools
 
-        if int(setuptools.__version__.split(".")[0]) >= 68:
+        if int(setuptools.__version__.split(".")[0]) >= 77:  # SPDX `license = "MIT"`
             args.append("--no-build-isolation")  # the test extras bring a recent setuptools
     except ImportError:
         pass
     result = subprocess.run(args, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    BUILD_LOG.append(result.stdout + result.stderr)
     (built,) = out.glob("graphmem-*.whl")
     return built
 
@@ -66,3 +71,10 @@ def test_installed_wheel_finds_its_resources(wheel: Path, tmp_path: Path) -> Non
     assert queries == str(site / "graphmem" / "_queries")
     kuzu_queries = [p for p in (ROOT / "queries").rglob("*.cypher") if "." not in p.stem]
     assert int(count) == len(kuzu_queries)  # dialect variants (x.falkordb.cypher) are not listed
+
+
+def test_the_build_prints_no_packaging_warning(wheel: Path) -> None:
+    """No deprecated `project.license` table, no data folder missing from `packages`."""
+    log = BUILD_LOG[0]
+    assert "is absent from the `packages` configuration" not in log
+    assert "SetuptoolsDeprecationWarning" not in log
