@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -528,10 +528,27 @@ class Memory:
                 raise ArgumentError(
                     "since", f"since ({start.isoformat()}) is after now ({today.isoformat()})"
                 )
+            now_from = "given" if now is not None else "today"
+            newest = self._newest_log_day()
+            if now is None and newest is not None and newest < start:
+                # The clock's window holds no log: count back from the newest one instead.
+                today, now_from = newest, "newest log"
+                start = self._day(since, today, "since") or today
             try:
-                return run_reflect(self.settings, start, today, dry_run=dry_run)
+                report = run_reflect(self.settings, start, today, dry_run=dry_run)
             finally:
                 self._release_if_stale()
+            return replace(report, now_from=now_from)
+
+    def _newest_log_day(self) -> date | None:
+        """The newest ``memory/YYYY-MM-DD.md`` day (None without a dated log)."""
+        days = []
+        for path in (self.workspace / "memory").glob("*.md"):
+            try:
+                days.append(date.fromisoformat(path.stem))
+            except ValueError:
+                continue
+        return max(days, default=None)
 
     def merge(self, keep: str, alias: str) -> MergeResult:
         """Record entity `alias` as an alias of `keep` on keep's bank page, then re-index."""

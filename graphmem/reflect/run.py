@@ -129,6 +129,9 @@ class ReflectReport:
     pages: list[PageChange] = field(default_factory=list)
     index: IndexReport | None = None
     dry_run: bool = False
+    #: Where `now` came from when nobody gave it: "today", or "newest log" when today's
+    #: window would hold no daily log (a workspace last written months ago).
+    now_from: str = "given"
 
 
 def reflect(settings: Settings, since: date, now: date, *, dry_run: bool = False) -> ReflectReport:

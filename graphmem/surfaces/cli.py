@@ -765,6 +765,7 @@ def reflect(
                 "since": report.since,
                 "now": report.now,
                 "dry_run": report.dry_run,
+                "now_from": report.now_from,
                 "moves": [
                     {"opinion": view.id, "statement": view.statement, "source": view.source}
                     | dict(move)
@@ -778,6 +779,12 @@ def reflect(
             }
         )
         return
+    if report.now_from == "newest log":
+        typer.echo(
+            f"note: no log in the {since} before today; the window counts back from the newest"
+            f" log, {report.now} (pass --now DAY to choose)",
+            err=True,
+        )
     typer.echo(
         f"confidence moves from evidence dated {report.since} .. {report.now}: {len(report.moves)}"
     )

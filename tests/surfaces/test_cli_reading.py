@@ -141,3 +141,18 @@ def test_wrap_breaks_between_words_within_the_width(text: str, width: int) -> No
     if text.isascii():
         words = set(text.split())
         assert all(w in words for line in lines for w in line.split())  # no word cut
+
+
+def test_reflect_counts_back_from_the_newest_log_when_the_clock_is_past_it(sample: Path) -> None:
+    """The sample's newest log is 2025-12-12; a week back from today's clock holds none."""
+    import json
+
+    code, out, err = gm(sample, "reflect", "--dry-run", "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["now"] == "2025-12-12" and report["now_from"] == "newest log"
+    code, out, err = gm(sample, "reflect", "--dry-run")
+    assert "counts back from the newest log, 2025-12-12" in err
+    code, out, _ = gm(sample, "reflect", "--dry-run", "--json", "--now", "2025-12-15")
+    assert json.loads(out)["now"] == "2025-12-15"
+    assert json.loads(out)["now_from"] == "given"
