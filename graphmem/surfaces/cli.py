@@ -597,6 +597,14 @@ def recall(
         typer.echo(f"hint: {hint}; `graphmem status` shows what the index holds", err=True)
 
 
+def _echo_wrapped(text: str, indent: str, first: str | None = None) -> None:
+    """Print `text` wrapped between words at the terminal's width (nothing cut)."""
+    from graphmem.surfaces.render import wrap
+
+    for line in wrap(text, _width(), indent, first):
+        typer.echo(line)
+
+
 def _print_lines(title: str, lines: Sequence[Any]) -> None:
     if not lines:
         return
@@ -604,11 +612,12 @@ def _print_lines(title: str, lines: Sequence[Any]) -> None:
     for line in lines:
         conf = f"[c={line.confidence:.2f}] " if line.confidence is not None else ""
         when = f"{line.when}  " if line.when else ""
-        typer.echo(f"  - {when}{conf}{line.text.splitlines()[0][:160]}  ({line.source})")
+        text = " ".join(line.text.split())
+        _echo_wrapped(f"{when}{conf}{text}  ({line.source})", "    ", "  - ")
         if line.note:
-            typer.echo(f"      {line.note}")
+            _echo_wrapped(line.note, "        ", "      ")
         for ev in line.evidence[:6]:
-            typer.echo(f"      evidence: {ev}")
+            _echo_wrapped(f"evidence: {ev}", "        ", "      ")
 
 
 NameArg = Annotated[
@@ -631,7 +640,7 @@ def about(
     kind = f" ({card.kind})" if card.kind else ""
     typer.echo(f"{card.name}{kind}")
     if card.aliases:
-        typer.echo(f"aliases: {', '.join(card.aliases)}")
+        _echo_wrapped(f"aliases: {', '.join(card.aliases)}", "  ")
     seen = f"{card.first_seen} .. {card.last_seen}" if card.first_seen else "undated only"
     typer.echo(f"{card.mentions} mentions, {seen}" + (f"; page {card.page}" if card.page else ""))
     _print_lines("Current facts", card.current)
@@ -639,7 +648,8 @@ def about(
     _print_lines("Opinions", card.opinions)
     _print_lines("Recent", card.recent)
     if card.related:
-        typer.echo("\nRelated: " + ", ".join(f"{n} ({c})" for _, n, c in card.related))
+        typer.echo("")
+        _echo_wrapped("Related: " + ", ".join(f"{n} ({c})" for _, n, c in card.related), "  ")
 
 
 @app.command()
@@ -659,10 +669,13 @@ def timeline(
         typer.echo(json.dumps(tl.to_dict(), ensure_ascii=False, indent=2))
         return
     typer.echo(f"{tl.name}: {len(tl.events)} dated mentions")
+    from graphmem.surfaces.render import kind_label
+
+    when_w = max([len(line.when or "") for line in tl.events] + [10])
     for line in tl.events:
-        typer.echo(
-            f"{line.when or '':<24} {line.kind:<11} {line.text.splitlines()[0][:110]}  ({line.source})"
-        )
+        lead = f"{line.when or '':<{when_w}}  {kind_label(line.kind, line.source):<11} "
+        text = " ".join(line.text.split())
+        _echo_wrapped(f"{text}  ({line.source})", " " * len(lead), lead)
 
 
 # A bullet may start with "- " and hold an "h" ("- W @Peter: Bought…"): click would read
@@ -728,14 +741,17 @@ def opinions(
         )
         gone = f"  [superseded by {v.superseded_by}]" if v.superseded_by else ""
         gone = f"  [{v.status}]{gone}" if v.status and v.status != "superseded" else gone
-        typer.echo(f"{v.confidence:.2f}{stated}  {v.statement.splitlines()[0]}{gone}")
-        typer.echo(
-            f"      {', '.join(v.entities)} · {v.source} · updated {v.last_updated or 'never'}"
+        head = f"{v.confidence:.2f}{stated}  "
+        _echo_wrapped(f"{' '.join(v.statement.split())}{gone}", "      ", head)
+        _echo_wrapped(
+            f"{', '.join(v.entities)} · {v.source} · updated {v.last_updated or 'never'}",
+            "        ",
+            "      ",
         )
         for ev in v.supports:
-            typer.echo(f"      + {ev}")
+            _echo_wrapped(f"+ {ev}", "          ", "      ")
         for ev in v.contradicts:
-            typer.echo(f"      - {ev}")
+            _echo_wrapped(f"- {ev}", "          ", "      ")
 
 
 @app.command()
@@ -1114,9 +1130,10 @@ def entities(ctx: typer.Context, json_out: JsonOpt = False, workspace: Workspace
     if json_out:
         _echo_json([e.to_dict() for e in found])
         return
-    columns = ["slug", "name", "kind", "aliases", "mentions", "first_seen", "last_seen", "page"]
-    rows = [[getattr(e, c) for c in columns] for e in found]
-    typer.echo(render_rows(columns, rows, "table"))
+    from graphmem.surfaces.render import render_entities
+
+    rows = [(e.name, e.kind, e.mentions, e.first_seen, e.last_seen, e.aliases) for e in found]
+    typer.echo(render_entities(rows, _width()))
 
 
 @entities_app.command("merge")

@@ -52,6 +52,47 @@ def wrap(text: str, width: int, indent: str = "", first: str | None = None) -> l
     return lines
 
 
+def kind_label(kind: str, source: str) -> str:
+    """What a person is told a line is: a bank page's or the core file's line is not "log"."""
+    if kind == "log" and source.startswith("bank/"):
+        return "page"
+    if kind == "log" and source.split("#")[0].lower() in ("memory.md", "soul.md", "user.md"):
+        return "core"
+    return kind
+
+
+def pad(text: str, width: int) -> str:
+    """`text` padded with spaces to `width` terminal columns (wide characters count two)."""
+    return text + " " * max(0, width - cells(text))
+
+
+def render_entities(rows: Sequence[Sequence[object]], width: int = 100) -> str:
+    """Entities as aligned columns that fit `width`: name, kind, mentions, days seen, then
+    the aliases wrapped under their own column (never cut). `rows` hold (name, kind,
+    mentions, first seen, last seen, aliases)."""
+    width = max(MIN_WIDTH, width)
+    names = [str(r[0]) for r in rows]
+    name_w = min(max([cells(n) for n in names] + [4]), 24)
+    left = name_w + 2 + 7 + 2 + 8 + 2 + 22 + 2
+    head = f"{pad('name', name_w)}  {'kind':<7}  {'mentions':>8}  {'seen':<22}"
+    head += "  aliases" if left + 30 <= width else ""
+    out = [head, "-" * min(width, cells(head) + 10)]
+    for name, kind, mentions, first, last, aliases in rows:
+        seen = f"{first or ''}..{last or ''}" if first or last else "undated"
+        lead = f"{pad(str(name), name_w)}  {kind or '-'!s:<7}  {mentions!s:>8}  {seen:<22}  "
+        if cells(str(name)) > name_w:  # a long name gets its own line
+            out.append(str(name))
+            lead = f"{pad('', name_w)}  {kind or '-'!s:<7}  {mentions!s:>8}  {seen:<22}  "
+        text = ", ".join(str(a) for a in aliases) if aliases else ""  # type: ignore[attr-defined]
+        if left + 30 > width:  # too narrow for a column: aliases on the next line
+            out.append(lead.rstrip())
+            if text:
+                out += wrap(f"aliases: {text}", width, indent="    ", first="    ")
+            continue
+        out += wrap(text, width, indent=" " * left, first=lead) if text else [lead.rstrip()]
+    return "\n".join(out)
+
+
 def render_packets(packets: Sequence[Packet], width: int = 100) -> str:
     """One block per packet: ``#rank  source  kind  when  score`` then the full content,
     wrapped and indented; opinions add their confidence and evidence, a superseded fact
@@ -62,7 +103,7 @@ def render_packets(packets: Sequence[Packet], width: int = 100) -> str:
     )
     blocks: list[str] = []
     for rank, p in enumerate(packets, start=1):
-        head = [f"#{rank}", p.source, p.kind]
+        head = [f"#{rank}", p.source, kind_label(p.kind, p.source)]
         if p.timestamp:
             head.append(p.timestamp)
         head.append(f"score {p.score:.3f}")

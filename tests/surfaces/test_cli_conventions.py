@@ -65,7 +65,7 @@ def test_workspace_is_accepted_after_the_command_name(make_workspace: WriteFiles
     code, out, _ = run("status", "--workspace", str(root))
     assert code == 0 and str(root) in out and "(fresh)" in out
     code, out, _ = run("entities", "-w", str(root))
-    assert code == 0 and "peter" in out
+    assert code == 0 and "Peter" in out
     code, out, err = run("entities", "merge", "Peter", "Andy", "-w", str(root))
     assert code == 0 and "bank/entities/Peter.md: added alias Andy" in out, err
     code, out, _ = run("config", "show", "-w", str(root))

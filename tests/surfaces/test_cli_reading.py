@@ -156,3 +156,36 @@ def test_reflect_counts_back_from_the_newest_log_when_the_clock_is_past_it(sampl
     code, out, _ = gm(sample, "reflect", "--dry-run", "--json", "--now", "2025-12-15")
     assert json.loads(out)["now"] == "2025-12-15"
     assert json.loads(out)["now_from"] == "given"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("about", "Peter", "--now", "2025-12-15"),
+        ("timeline", "Peter"),
+        ("opinions",),
+        ("entities",),
+        ("recall", "where does Peter live?", "--now", "2025-12-15", "--k", "5"),
+    ],
+)
+def test_human_output_fits_80_columns_without_cutting_words(
+    sample: Path, args: tuple[str, ...]
+) -> None:
+    code, out, err = gm(sample, *args, columns=80)
+    assert code == 0, err
+    assert out.strip()
+    for line in out.splitlines():
+        # Only a single unbreakable token (a long path or URL) may run past the edge.
+        assert cells(line) <= 80 or len(line.split()) <= 2 or max(map(cells, line.split())) > 40, (
+            line
+        )
+    assert "  log  " not in out or "bank/" not in out.split("  log  ")[0].splitlines()[-1]
+
+
+def test_a_bank_page_line_is_labelled_page_not_log(sample: Path) -> None:
+    from graphmem.surfaces.render import kind_label
+
+    assert kind_label("log", "bank/entities/Peter.md#L4") == "page"
+    assert kind_label("log", "memory.md#L3") == "core"
+    assert kind_label("log", "memory/2025-11-27.md#L3") == "log"
+    assert kind_label("world", "bank/world.md#L8") == "world"
