@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -189,7 +189,14 @@ def _target(settings: Settings, rel: str) -> Path:
     return path
 
 
-def retain(settings: Settings, bullet: str, *, today: date, reindex: bool = True) -> RetainResult:
+def retain(
+    settings: Settings,
+    bullet: str,
+    *,
+    today: date,
+    reindex: bool = True,
+    on_wait: Callable[[str], None] | None = None,
+) -> RetainResult:
     """Append `bullet` (``W|B|O|O(c=0.8)|S @Entity: text``, with or without ``- ``) to the
     Retain section of ``memory/<today>.md`` and, when `reindex`, bring the index up to date.
 
@@ -238,7 +245,7 @@ def retain(settings: Settings, bullet: str, *, today: date, reindex: bool = True
         # The bullet is saved: from here on nothing may report failure, or the caller
         # retries and the log collects copies. Whatever stops the index becomes a notice.
         try:
-            report = index_workspace(settings)
+            report = index_workspace(settings, on_wait=on_wait)
         except IndexLockedError as exc:
             problem = f"saved, but the index was not updated: {exc}"
         except Exception as exc:  # the bullet is written: say so, then why the index is not
