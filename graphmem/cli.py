@@ -962,7 +962,11 @@ def push(
     to: Annotated[
         str,
         typer.Option(
-            "--to", metavar="URL", help="The FalkorDB server, e.g. redis://127.0.0.1:6379."
+            "--to",
+            metavar="URL",
+            envvar="GRAPHMEM_PUSH_TO",
+            help="The FalkorDB server, e.g. redis://:PASSWORD@127.0.0.1:6379 "
+            "(or $GRAPHMEM_PUSH_TO, which keeps a password off the command line).",
         ),
     ],
     graph: Annotated[
