@@ -26,6 +26,7 @@ from graphmem.parse.blocks import Block
 # is answered exactly as the indexer answers it.
 from graphmem.parse.parser import FENCE, RETAIN_HEADINGS, front_matter, heading, parse
 from graphmem.parse.textio import newline_of
+from graphmem.parse.workspace import NotRegularFile, read_regular
 from graphmem.recall.packets import source_ref
 from graphmem.store.layout import write_atomic
 
@@ -215,7 +216,10 @@ def retain(
         path = _target(settings, rel)
         if path.exists() and not path.is_file():
             raise WorkspaceError(f"{rel} exists but is not a file; retain will not touch it")
-        old = path.read_bytes() if path.exists() else b""
+        try:
+            old = read_regular(path) if path.exists() else b""
+        except NotRegularFile:  # swapped for a FIFO or a device since the check above
+            raise WorkspaceError(f"{rel} is not a regular file; retain will not touch it") from None
         if b"\x00" in old:
             raise WorkspaceError(f"{rel} holds binary data; retain will not append to it")
         if (line := existing_bullet(old, text)) is not None:
