@@ -145,3 +145,26 @@ def test_the_mcp_server_answers_beside_a_fifo(sample: Path, tmp_path: Path) -> N
     assert not getattr(saved, "is_error", True), saved
     content = getattr(saved, "structured_content", None)
     assert isinstance(content, dict) and content["notice"] is None, content
+
+
+def test_a_fifo_swapped_in_after_discovery_is_not_read(sample: Path) -> None:
+    """Between the walk and the read a file may be replaced by a FIFO: the read does not
+    block (opened non-blocking, checked before reading) and warns instead."""
+    import threading
+
+    from graphmem.parse.workspace import discover, read_text
+
+    files, _ = discover(sample)
+    source = next(f for f in files if f.path.startswith("memory/"))
+    source.abspath.unlink()
+    os.mkfifo(source.abspath)
+    out: list[object] = []
+    worker = threading.Thread(target=lambda: out.append(read_text(source, 1 << 20)), daemon=True)
+    worker.start()
+    worker.join(BOUND)
+    assert out, "read_text blocked on a FIFO"
+    text, notices = out[0]  # type: ignore[misc]
+    assert text is None
+    assert [(n.path, n.message) for n in notices] == [
+        (source.path, "a FIFO (named pipe), not a regular file; skipped")
+    ]

@@ -36,6 +36,11 @@ class SourceFile:
 class NotRegularFile(OSError):
     """A path names a FIFO, a socket, a device or a folder: reading it could block forever."""
 
+    def __init__(self, path: Path, kind: str) -> None:
+        super().__init__(f"{path} is {kind}")
+        #: What it is, in words (see :func:`kind_of`).
+        self.kind = kind
+
 
 def kind_of(mode: int) -> str:
     """What a non-regular file is, in words (``a FIFO``, ``a socket``, ...)."""
@@ -61,7 +66,7 @@ def read_regular(path: Path) -> bytes:
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise NotRegularFile(f"{path} is {kind_of(mode)}")
+            raise NotRegularFile(path, kind_of(mode))
         os.set_blocking(fd, True)
         with os.fdopen(fd, "rb", closefd=False) as fh:
             return fh.read()
@@ -145,8 +150,8 @@ def discover(root: Path) -> tuple[list[SourceFile], list[Notice]]:
     for path, rel in found:
         try:
             data = read_regular(path)
-        except NotRegularFile as exc:
-            notices.append(Notice(rel, 0, f"{exc.args[0].rpartition(' is ')[2]}; skipped"))
+        except NotRegularFile as exc:  # swapped in since the walk looked
+            notices.append(Notice(rel, 0, f"{exc.kind}, not a regular file; skipped"))
             continue
         except OSError as exc:
             notices.append(Notice(rel, 0, f"cannot be read ({exc.strerror}); skipped"))
@@ -161,8 +166,7 @@ def read_text(source: SourceFile, large_file_bytes: int) -> tuple[str | None, li
     try:
         data = read_regular(source.abspath)
     except NotRegularFile as exc:
-        kind = exc.args[0].rpartition(" is ")[2]
-        return None, [Notice(source.path, 0, f"{kind}, not a regular file; skipped")]
+        return None, [Notice(source.path, 0, f"{exc.kind}, not a regular file; skipped")]
     notices: list[Notice] = []
     if b"\x00" in data[:_SNIFF]:
         return None, [Notice(source.path, 0, "binary content (NUL bytes); skipped")]
