@@ -382,13 +382,14 @@ def test_no_daemon_means_in_process(ws: Path) -> None:
 
 
 def test_a_request_naming_another_workspace_is_refused(
-    ws: Path, daemon: object, make_workspace: WriteFiles, tmp_path: Path
+    ws: Path, daemon: object, tmp_path: Path
 ) -> None:
     """A hand-made request whose ``workspace`` field names the daemon's own folder while its
-    argv says ``-w OTHER`` (before or after the command) is declined; nothing runs there."""
+    argv says ``-w OTHER`` (before or after the command) is declined; nothing runs there.
+    Its environment is the daemon's, so nothing else would decline it."""
     import json
 
-    from graphmem.resident import JSON, receive, send_json
+    from graphmem.resident import JSON, receive, relevant_env, send_json
 
     other = tmp_path / "other"
     other.mkdir()
@@ -405,6 +406,7 @@ def test_a_request_naming_another_workspace_is_refused(
             request = resident_client.request(argv, str(ws))
             assert request is not None
             request["cwd"] = str(tmp_path)
+            request["env"] = relevant_env(_env())  # the daemon's own
             send_json(sock, request)
             kind, payload = receive(sock)
             assert kind == JSON and json.loads(payload) == {"decline": "another workspace"}, argv
