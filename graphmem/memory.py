@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from graphmem.config import ConfigError, Settings, resolve_settings
+from graphmem.config.presets import RecallConfig
 from graphmem.errors import (
     ArgumentError,
     EmptyWorkspaceError,
@@ -40,7 +41,6 @@ from graphmem.extract.timex import parse_window
 from graphmem.parse.workspace import discover
 from graphmem.recall.about import EntityCard, Line, entity_card
 from graphmem.recall.about import timeline as entity_timeline
-from graphmem.recall.config import RecallConfig
 from graphmem.recall.engine import KINDS, Recaller, RecallOptions
 from graphmem.recall.packets import Packet, RecallResult
 from graphmem.recall.understand import clip_question
@@ -53,11 +53,11 @@ if TYPE_CHECKING:
     # opinions), networkx (export) or the bank writer, and importing them costs a cold
     # CLI call ~0.3 s CPU.
     from graphmem.api import Status
-    from graphmem.export import ExportReport
+    from graphmem.edit.merge import MergeResult
+    from graphmem.edit.retain import RetainResult
+    from graphmem.export.files import ExportReport
     from graphmem.index.build import IndexReport, Progress
-    from graphmem.merge import MergeResult
     from graphmem.reflect.run import OpinionView, ReflectReport
-    from graphmem.retain import RetainResult
     from graphmem.store.db import Rows
 
 #: Where graphmem looks for notes, for messages about an empty workspace.
@@ -479,7 +479,7 @@ class Memory:
     def export(self, fmt: str = "graphml", out: str | Path = "graphmem-export") -> ExportReport:
         """Write the graph as GraphML (Gephi, yEd), ``cypher`` (CSVs + load scripts for
         Neo4j/Memgraph/Kùzu) or ``csv`` into the folder `out`."""
-        from graphmem.export import FORMATS, export_graph
+        from graphmem.export.files import FORMATS, export_graph
 
         if fmt not in FORMATS:
             raise ArgumentError(
@@ -518,7 +518,7 @@ class Memory:
         is fine) to the Retain section of today's log, then re-index (waiting, bounded, for
         another writer; `on_wait` hears of it). A malformed bullet raises
         :class:`~graphmem.errors.BulletError` and nothing is written."""
-        from graphmem.retain import retain as do_retain
+        from graphmem.edit.retain import retain as do_retain
 
         with self._lock:
             self._check_workspace()
@@ -552,7 +552,7 @@ class Memory:
 
     def merge(self, keep: str, alias: str) -> MergeResult:
         """Record entity `alias` as an alias of `keep` on keep's bank page, then re-index."""
-        from graphmem.merge import merge_entities
+        from graphmem.edit.merge import merge_entities
 
         with self._lock:
             self._check_workspace()
@@ -574,7 +574,7 @@ class Memory:
     ) -> None:
         """Index now and after every quiet change until `stop` is set (or Ctrl-C);
         `on_deleted` hears which files disappeared before each index that follows."""
-        from graphmem.watch import watch as run_watch
+        from graphmem.index.watch import watch as run_watch
 
         with self._lock:
             self._check_workspace()
