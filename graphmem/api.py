@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graphmem.config import Settings
+from graphmem.errors import ReadOnlyError
 from graphmem.index.build import fingerprint_of
 from graphmem.parse.blocks import Notice
 from graphmem.parse.workspace import discover
@@ -88,9 +89,13 @@ def run_cypher(
         return graph.execute(text, params or {}, name="cypher")
 
 
-def run_named(settings: Settings, name: str, params: dict[str, Any]) -> Rows:
-    """Run a named query from queries/ (read-only unless the query writes)."""
+def run_named(
+    settings: Settings, name: str, params: dict[str, Any], *, write: bool = False
+) -> Rows:
+    """Run a named query from queries/; one that writes runs only with `write`."""
     query: NamedQuery = get(name)
     query.check(params)
+    if query.writes and not write:
+        raise ReadOnlyError(f"query {name} writes to the graph; refused without write=True")
     with open_graph(settings, write=query.writes) as graph:
         return graph.run(name, **params)

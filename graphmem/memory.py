@@ -34,6 +34,7 @@ from graphmem.errors import (
     GraphmemError,
     NotIndexedError,
     QueryError,
+    ReadOnlyError,
     WorkspaceError,
 )
 from graphmem.extract.timex import parse_window
@@ -451,19 +452,28 @@ class Memory:
                 self._drop_reader()  # a writer cannot open the database beside our reader
             return run_cypher(self.settings, statement, params, write=write)
 
-    def query(self, name: str, params: dict[str, Any] | None = None) -> Rows:
+    def query(
+        self, name: str, params: dict[str, Any] | None = None, *, write: bool = False
+    ) -> Rows:
         """Run a named query from queries/ (``graphmem query --list``) with exactly its
-        parameters."""
+        parameters. A query that writes (the ``delta/`` steps, say) runs only with `write`,
+        as :meth:`cypher` does; its writes last until the next index."""
         params = dict(params or {})
         query = get_query(name)
         query.check(params)
+        if query.writes and not write:
+            raise ReadOnlyError(
+                f"query {name} writes to the graph; refused without write",
+                hint="pass --write (Python: write=True) if you mean it; "
+                "its writes last until the next index",
+            )
         with self._lock:
             if query.writes:
                 from graphmem.api import run_named
 
                 self._check_workspace()
                 self._drop_reader()
-                return run_named(self.settings, name, params)
+                return run_named(self.settings, name, params, write=True)
             return self._reader().graph.run(name, **params)
 
     def export(self, fmt: str = "graphml", out: str | Path = "graphmem-export") -> ExportReport:
@@ -487,28 +497,42 @@ class Memory:
 
         return init_workspace(self.workspace)
 
-    def index(self, *, force: bool = False, progress: Progress | None = None) -> IndexReport:
+    def index(
+        self,
+        *,
+        force: bool = False,
+        progress: Progress | None = None,
+        on_wait: Callable[[str], None] | None = None,
+    ) -> IndexReport:
         """Bring the index up to date with the Markdown (incremental, atomic); `force`
-        rebuilds it from Markdown alone."""
+        rebuilds it from Markdown alone. While another process writes the index this waits
+        for it (bounded), telling `on_wait` once."""
         from graphmem.index.build import index_workspace
 
         with self._lock:
             self._check_workspace()
             try:
-                return index_workspace(self.settings, force=force, progress=progress)
+                return index_workspace(
+                    self.settings, force=force, progress=progress, on_wait=on_wait
+                )
             finally:
                 self._release_if_stale()
 
-    def retain(self, bullet: str, *, today: Day = None) -> RetainResult:
+    def retain(
+        self, bullet: str, *, today: Day = None, on_wait: Callable[[str], None] | None = None
+    ) -> RetainResult:
         """Append one typed bullet (``W|B|O|O(c=0.8)|S @Entity: text``, a leading ``- ``
-        is fine) to the Retain section of today's log, then re-index. A malformed bullet
-        raises :class:`~graphmem.errors.BulletError` and nothing is written."""
+        is fine) to the Retain section of today's log, then re-index (waiting, bounded, for
+        another writer; `on_wait` hears of it). A malformed bullet raises
+        :class:`~graphmem.errors.BulletError` and nothing is written."""
         from graphmem.edit.retain import retain as do_retain
 
         with self._lock:
             self._check_workspace()
             try:
-                return do_retain(self.settings, bullet, today=self._now(today, "today"))
+                return do_retain(
+                    self.settings, bullet, today=self._now(today, "today"), on_wait=on_wait
+                )
             finally:
                 self._release_if_stale()
 

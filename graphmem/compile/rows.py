@@ -57,6 +57,10 @@ REL_COLUMNS = rel_columns()
 _CITE = re.compile(r"\bmemory/(\d{4}-\d{2}-\d{2}[^\s)\]]*?\.md)")
 #: A retain bullet's evidence: at most this many same-day passages sharing an entity.
 EVIDENCE_PER_FACT = 5
+#: A passage of free text longer than this is no dated statement that ends a fact's value
+#: (a chat log with no sentence ends is one passage, megabytes long): supersession, whose
+#: patterns would read all of it, skips it. The dev workspaces' longest is 431 characters.
+LONGEST_STATEMENT = 4096
 
 
 @dataclass(frozen=True)
@@ -647,7 +651,10 @@ def find_fact_supersessions(
     inputs += [
         FactIn(ref.block.id, ref.block.text, ref.day, None, tuple(sorted(ref.slugs)), SUPERSEDE_LOG)
         for ref in texts
-        if ref.day is not None and ref.role == "daily" and mood(ref.block.text) is None
+        if ref.day is not None
+        and ref.role == "daily"
+        and len(ref.block.text) <= LONGEST_STATEMENT
+        and mood(ref.block.text) is None
     ]
     surfaces: dict[str, str] = {}
     for ent in entities.values():

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -26,6 +26,7 @@ from graphmem.parse.blocks import Block
 # is answered exactly as the indexer answers it.
 from graphmem.parse.parser import FENCE, RETAIN_HEADINGS, front_matter, heading, parse
 from graphmem.parse.textio import newline_of
+from graphmem.parse.workspace import NotRegularFile, read_regular
 from graphmem.recall.packets import source_ref
 from graphmem.store.layout import write_atomic
 
@@ -189,7 +190,14 @@ def _target(settings: Settings, rel: str) -> Path:
     return path
 
 
-def retain(settings: Settings, bullet: str, *, today: date, reindex: bool = True) -> RetainResult:
+def retain(
+    settings: Settings,
+    bullet: str,
+    *,
+    today: date,
+    reindex: bool = True,
+    on_wait: Callable[[str], None] | None = None,
+) -> RetainResult:
     """Append `bullet` (``W|B|O|O(c=0.8)|S @Entity: text``, with or without ``- ``) to the
     Retain section of ``memory/<today>.md`` and, when `reindex`, bring the index up to date.
 
@@ -208,7 +216,10 @@ def retain(settings: Settings, bullet: str, *, today: date, reindex: bool = True
         path = _target(settings, rel)
         if path.exists() and not path.is_file():
             raise WorkspaceError(f"{rel} exists but is not a file; retain will not touch it")
-        old = path.read_bytes() if path.exists() else b""
+        try:
+            old = read_regular(path) if path.exists() else b""
+        except NotRegularFile:  # swapped for a FIFO or a device since the check above
+            raise WorkspaceError(f"{rel} is not a regular file; retain will not touch it") from None
         if b"\x00" in old:
             raise WorkspaceError(f"{rel} holds binary data; retain will not append to it")
         if (line := existing_bullet(old, text)) is not None:
@@ -238,7 +249,7 @@ def retain(settings: Settings, bullet: str, *, today: date, reindex: bool = True
         # The bullet is saved: from here on nothing may report failure, or the caller
         # retries and the log collects copies. Whatever stops the index becomes a notice.
         try:
-            report = index_workspace(settings)
+            report = index_workspace(settings, on_wait=on_wait)
         except IndexLockedError as exc:
             problem = f"saved, but the index was not updated: {exc}"
         except Exception as exc:  # the bullet is written: say so, then why the index is not

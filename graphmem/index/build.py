@@ -45,7 +45,7 @@ from graphmem.parse.parser import parse
 from graphmem.parse.workspace import SourceFile, discover, read_text
 from graphmem.store.cache import FileCache, code_version
 from graphmem.store.db import Graph
-from graphmem.store.layout import CACHE, Generation, Store
+from graphmem.store.layout import CACHE, WRITER_WAIT_S, Generation, Store
 from graphmem.store.ontology import schema_hash
 
 PIPELINE_VERSION = code_version(
@@ -122,12 +122,19 @@ def fingerprint_of(files: list[SourceFile], settings: Settings) -> dict[str, obj
 
 
 def index_workspace(
-    settings: Settings, *, force: bool = False, progress: Progress | None = None
+    settings: Settings,
+    *,
+    force: bool = False,
+    progress: Progress | None = None,
+    wait: float = WRITER_WAIT_S,
+    on_wait: Callable[[str], None] | None = None,
 ) -> IndexReport:
     """Bring ``.memory/`` up to date with the workspace's Markdown.
 
     `force` re-reads every file and rebuilds from Markdown alone (the embedding cache, a pure
-    function of text, is still used).
+    function of text, is still used). While another process writes the index this one
+    waits for it up to `wait` seconds (telling `on_wait` once), then raises
+    :class:`~graphmem.errors.IndexLockedError`.
     """
     started = time.perf_counter()
     root = settings.workspace
@@ -139,7 +146,7 @@ def index_workspace(
     lap = Laps()
     timings = lap.timings
 
-    with store.writer_lock():
+    with store.writer_lock(wait, on_wait):
         files, notices = discover(root)
         lap("discover")
         fingerprint = fingerprint_of(files, settings)

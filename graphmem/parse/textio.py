@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from graphmem.parse.workspace import read_regular
 from graphmem.store.layout import write_atomic
 
 BOM = b"\xef\xbb\xbf"
@@ -64,8 +65,9 @@ class Lines:
 
     @classmethod
     def read(cls, path: Path) -> Lines:
-        """The file at `path` (an empty :class:`Lines` when it does not exist)."""
-        return cls.decode(path.read_bytes()) if path.exists() else cls()
+        """The file at `path` (an empty :class:`Lines` when it does not exist); a FIFO or a
+        device raises :class:`~graphmem.parse.workspace.NotRegularFile` instead of blocking."""
+        return cls.decode(read_regular(path)) if path.exists() else cls()
 
     def encode(self) -> bytes:
         """The bytes: every line with its own ending, the BOM if there was one."""

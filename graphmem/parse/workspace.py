@@ -1,13 +1,16 @@
 """Find and read the workspace's Markdown files, safely.
 
-Symlinks that leave the workspace are not followed, binary files are skipped, invalid UTF-8
-is decoded with replacement characters; each of these leaves a :class:`Notice`.
+Symlinks that leave the workspace are not followed, binary files are skipped, anything that
+is not a regular file (a FIFO, a socket, a device) is skipped without being opened for a
+blocking read, invalid UTF-8 is decoded with replacement characters; each of these leaves a
+:class:`Notice`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,12 +33,63 @@ class SourceFile:
     size: int
 
 
+class NotRegularFile(OSError):
+    """A path names a FIFO, a socket, a device or a folder: reading it could block forever."""
+
+    def __init__(self, path: Path, kind: str) -> None:
+        super().__init__(f"{path} is {kind}")
+        #: What it is, in words (see :func:`kind_of`).
+        self.kind = kind
+
+
+def kind_of(mode: int) -> str:
+    """What a non-regular file is, in words (``a FIFO``, ``a socket``, ...)."""
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return "not a regular file"
+
+
+def read_regular(path: Path) -> bytes:
+    """The bytes of the regular file at `path`, following symlinks.
+
+    The file is opened non-blocking and checked with ``fstat`` before any read, so a FIFO
+    or a device put in its place (even between a check and the open) raises
+    :class:`NotRegularFile` at once instead of blocking.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegularFile(path, kind_of(mode))
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read()
+    finally:
+        os.close(fd)
+
+
 def _inside(root: Path, target: Path) -> bool:
     try:
         target.resolve().relative_to(root)
     except (ValueError, OSError, RuntimeError):
         return False
     return True
+
+
+def _irregular(path: Path) -> str | None:
+    """None for a regular file (after symlinks), else what it is; a dangling link is None
+    (the read reports it)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None
+    return None if stat.S_ISREG(mode) else kind_of(mode)
 
 
 def discover(root: Path) -> tuple[list[SourceFile], list[Notice]]:
@@ -49,7 +103,9 @@ def discover(root: Path) -> tuple[list[SourceFile], list[Notice]]:
         if entry.is_symlink() and not _inside(root, entry):
             # As under memory/ and bank/: a link out of the workspace is never followed.
             notices.append(Notice(entry.name, 0, "symlink leaves the workspace; not followed"))
-        elif entry.is_file():
+        elif (kind := _irregular(entry)) is not None:
+            notices.append(Notice(entry.name, 0, f"{kind}, not a regular file; skipped"))
+        else:
             found.append((entry, entry.name))
     # One set over the whole walk, holding the root itself: a link back to the root or to
     # another indexed folder is a loop, not a second copy of the workspace.
@@ -86,11 +142,17 @@ def discover(root: Path) -> tuple[list[SourceFile], list[Notice]]:
                 if not name.lower().endswith(".md"):
                     notices.append(Notice(relp, 0, "not a Markdown file; skipped"))
                     continue
+                if (kind := _irregular(path)) is not None:
+                    notices.append(Notice(relp, 0, f"{kind}, not a regular file; skipped"))
+                    continue
                 found.append((path, relp))
     files: list[SourceFile] = []
     for path, rel in found:
         try:
-            data = path.read_bytes()
+            data = read_regular(path)
+        except NotRegularFile as exc:  # swapped in since the walk looked
+            notices.append(Notice(rel, 0, f"{exc.kind}, not a regular file; skipped"))
+            continue
         except OSError as exc:
             notices.append(Notice(rel, 0, f"cannot be read ({exc.strerror}); skipped"))
             continue
@@ -101,7 +163,10 @@ def discover(root: Path) -> tuple[list[SourceFile], list[Notice]]:
 
 def read_text(source: SourceFile, large_file_bytes: int) -> tuple[str | None, list[Notice]]:
     """The file's text, or None for a binary file, with notices about what was odd."""
-    data = source.abspath.read_bytes()
+    try:
+        data = read_regular(source.abspath)
+    except NotRegularFile as exc:
+        return None, [Notice(source.path, 0, f"{exc.kind}, not a regular file; skipped")]
     notices: list[Notice] = []
     if b"\x00" in data[:_SNIFF]:
         return None, [Notice(source.path, 0, "binary content (NUL bytes); skipped")]

@@ -16,7 +16,8 @@ import fcntl
 import json
 import os
 import shutil
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,9 @@ CACHE = "cache.sqlite"
 GRAPH = "graph.kuzu"
 SEEDS = "seeds.sqlite"
 META = "meta.json"
+#: Seconds a writer waits for another before giving up (the CLI's index and retain).
+WRITER_WAIT_S = 600.0
+_POLL_S = 0.1
 #: Old generations kept after a swap, so a reader that just read CURRENT can still open its one.
 KEEP_PREVIOUS = 1
 
@@ -133,27 +137,44 @@ class Store:
             tmp.unlink(missing_ok=True)
 
     @contextlib.contextmanager
-    def writer_lock(self) -> Iterator[None]:
-        """Hold the writer lock, or raise :class:`IndexLockedError` at once.
+    def writer_lock(
+        self, wait: float = 0.0, on_wait: Callable[[str], None] | None = None
+    ) -> Iterator[float]:
+        """Hold the writer lock, waiting up to `wait` seconds for another writer to finish;
+        yields the seconds waited. Past the bound, raise :class:`IndexLockedError`.
 
-        An ``flock`` is released by the kernel when its holder dies, so a killed indexer
-        never leaves a stale lock behind; readers never take it.
+        `on_wait` hears once, when the wait begins, who holds the lock. An ``flock`` is
+        released by the kernel when its holder dies, so a killed indexer never leaves a
+        stale lock behind; readers never take it.
         """
         self.root.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.root / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        started, told = time.monotonic(), False
         try:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError as exc:
-                if exc.errno not in (errno.EAGAIN, errno.EACCES):
-                    raise
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except OSError as exc:
+                    if exc.errno not in (errno.EAGAIN, errno.EACCES):
+                        raise
                 holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
-                raise IndexLockedError(
-                    f"another graphmem process (pid {holder}) is writing {self.root}; "
-                    "wait for it to finish and run the command again"
-                ) from None
+                waited = time.monotonic() - started
+                if waited >= wait:
+                    raise IndexLockedError(
+                        f"another graphmem process (pid {holder}) is writing {self.root}"
+                        + (f" (waited {waited:.0f} s)" if wait else "")
+                        + "; wait for it to finish and run the command again"
+                    ) from None
+                if on_wait is not None and not told:
+                    told = True
+                    on_wait(
+                        f"another graphmem process (pid {holder}) is writing {self.root}; "
+                        f"waiting for it (up to {wait:.0f} s)"
+                    )
+                time.sleep(min(_POLL_S, max(0.0, wait - waited)))
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-            yield
+            yield time.monotonic() - started
         finally:
             os.close(fd)

@@ -323,7 +323,7 @@ def index(
         terminal = sys.stderr.isatty() and not json_out and not quiet
         progress = ProgressLine(sys.stderr) if terminal else None
         try:
-            report = mem.index(force=force, progress=progress)
+            report = mem.index(force=force, progress=progress, on_wait=_say_waiting)
         finally:
             if progress:
                 progress.clear()
@@ -435,6 +435,11 @@ def cypher(
     typer.echo(render_rows(rows.columns, rows.rows, fmt))
 
 
+def _say_waiting(message: str) -> None:
+    """Tell the user, on stderr, that this command waits for another writer."""
+    typer.echo(f"notice: {message}", err=True)
+
+
 def parse_params(items: Sequence[str]) -> dict[str, Any]:
     """``key=value`` pairs; integers, floats and ISO dates are converted."""
     out: dict[str, Any] = {}
@@ -494,17 +499,21 @@ def query(
     ] = None,
     param: ParamOpt = None,
     list_: Annotated[bool, typer.Option("--list", help="List the named queries.")] = False,
+    write: Annotated[
+        bool,
+        typer.Option("--write", help="Allow a query that writes (it lasts until the next index)."),
+    ] = False,
     json_out: JsonOpt = False,
     csv_out: CsvOpt = False,
     workspace: WorkspaceOpt = None,
 ) -> None:
-    """Run a named query from queries/ (see --list)."""
+    """Run a named query from queries/ (see --list); one that writes needs --write."""
     fmt = _format(json_out, csv_out)
     if list_ or name is None:
         typer.echo(_query_list(fmt))
         return
     with memory(workspace) as mem:
-        result = mem.query(name, parse_params(param or []))
+        result = mem.query(name, parse_params(param or []), write=write)
     typer.echo(render_rows(result.columns, result.rows, fmt))
 
 
@@ -699,7 +708,7 @@ def retain(
 ) -> None:
     """Append a validated bullet to today's ## Retain section, then re-index that file."""
     with memory(workspace) as mem:
-        result = mem.retain(bullet, today=today)
+        result = mem.retain(bullet, today=today, on_wait=_say_waiting)
     if json_out:
         _echo_json(
             {
@@ -1017,7 +1026,11 @@ def push(
     to: Annotated[
         str,
         typer.Option(
-            "--to", metavar="URL", help="The FalkorDB server, e.g. redis://127.0.0.1:6379."
+            "--to",
+            metavar="URL",
+            envvar="GRAPHMEM_PUSH_TO",
+            help="The FalkorDB server, e.g. redis://:PASSWORD@127.0.0.1:6379 "
+            "(or $GRAPHMEM_PUSH_TO, which keeps a password off the command line).",
         ),
     ],
     graph: Annotated[

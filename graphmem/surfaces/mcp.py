@@ -32,6 +32,7 @@ from graphmem.config import Settings, resolve_settings
 from graphmem.edit.retain import EXPECTED
 from graphmem.errors import ArgumentError, GraphmemError
 from graphmem.memory import Memory
+from graphmem.parse.workspace import NotRegularFile, read_regular
 
 T = TypeVar("T")
 
@@ -166,7 +167,10 @@ class Tools:
         """Lines of a workspace Markdown file; see the ``memory_get`` tool."""
         rel, anchor_start, anchor_end = _split_anchor(path)
         file = _workspace_file(self.settings.workspace, rel)
-        data = file.read_bytes().removeprefix(b"\xef\xbb\xbf")
+        try:
+            data = read_regular(file).removeprefix(b"\xef\xbb\xbf")
+        except NotRegularFile:  # a FIFO or a device: reading it could block forever
+            raise ToolError(f"{rel!r} is not a regular file; it is not read") from None
         text = data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
         lines = text.split("\n")
         if lines and lines[-1] == "":

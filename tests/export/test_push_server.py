@@ -205,3 +205,28 @@ def test_the_push_command_reports_json(server: LocalServer, workspace: Settings)
     result = CliRunner().invoke(app, [*args, "--graph", "cli", "--as", "carol"])
     assert result.exit_code == 0
     assert result.stdout.startswith("up to date")
+    # The URL (with its password) from the environment instead of the command line.
+    ws = ["--workspace", str(workspace.workspace), "push", "--graph", "cli", "--as", "carol"]
+    result = CliRunner().invoke(app, ws, env={"GRAPHMEM_PUSH_TO": server.url})
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("up to date") and server.password not in result.output
+
+
+def test_the_local_server_requires_its_random_password(server: LocalServer) -> None:
+    """Without the password (another local user) the server answers nothing but NOAUTH;
+    the password is in no process's command line."""
+    import socket
+    from pathlib import Path
+
+    assert len(server.password) >= 32
+    assert f":{server.password}@" in server.url
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+        sock.sendall(b"GRAPH.LIST\r\n")
+        assert sock.recv(256).startswith(b"-NOAUTH")
+    cmdline = Path(f"/proc/{server.process.pid}/cmdline").read_bytes()
+    assert server.password.encode() not in cmdline
+    conf = next(server.directory.glob("*.conf"))
+    assert conf.stat().st_mode & 0o777 == 0o600
+    with pytest.raises(ScaleoutError, match=r"127\.0\.0\.1"):
+        with Server(f"redis://127.0.0.1:{server.port}", GRAPH) as anonymous:
+            anonymous.run("team/who_mentions_whom")

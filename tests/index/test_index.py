@@ -130,13 +130,17 @@ def test_a_half_built_generation_is_invisible_and_cleaned_up(make_workspace: Wri
     assert "zoe" in entity_slugs(root)
 
 
-def test_a_second_writer_is_refused_but_readers_still_answer(make_workspace: WriteFiles) -> None:
+def test_a_second_writer_gives_up_after_its_wait_but_readers_still_answer(
+    make_workspace: WriteFiles,
+) -> None:
     root = make_workspace(FILES)
     index_workspace(settings_for(root))
+    told: list[str] = []
     with Store(root / ".memory").writer_lock():
-        with pytest.raises(IndexLockedError, match="is writing"):
-            index_workspace(settings_for(root), force=True)
+        with pytest.raises(IndexLockedError, match=r"is writing .* \(waited 0 s\)"):
+            index_workspace(settings_for(root), force=True, wait=0.3, on_wait=told.append)
         assert entity_slugs(root) == ["andy", "marta", "peter"]
+    assert len(told) == 1 and "waiting for it (up to 0 s)" in told[0]
 
 
 def test_warnings_of_the_last_index_are_kept_for_status(make_workspace: WriteFiles) -> None:

@@ -379,3 +379,36 @@ def test_no_daemon_means_in_process(ws: Path) -> None:
     args = ("recall", "Lisbon", "--json", "--now", "2025-12-01", "-w", str(ws))
     assert graphmem(*args).stdout == standalone(*args).stdout != b""
     assert not Path(socket_path(str(ws))).exists()
+
+
+def test_a_request_naming_another_workspace_is_refused(
+    ws: Path, daemon: object, tmp_path: Path
+) -> None:
+    """A hand-made request whose ``workspace`` field names the daemon's own folder while its
+    argv says ``-w OTHER`` (before or after the command) is declined; nothing runs there.
+    Its environment is the daemon's, so nothing else would decline it."""
+    import json
+
+    from graphmem.surfaces.daemon.protocol import JSON, receive, relevant_env, send_json
+
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "memory").mkdir()
+    (other / "memory" / "2025-11-03.md").write_text("## Retain\n- W @Zoe: Lives in Oslo\n")
+    for argv in (
+        ["-w", str(other), "index"],
+        ["index", "--workspace", str(other)],
+        ["recall", "Oslo", "-w", "other"],  # relative to the client's folder
+    ):
+        sock = resident_client.connect(socket_path(str(ws)))
+        assert sock is not None
+        with sock:
+            request = resident_client.request(argv, str(ws))
+            assert request is not None
+            request["cwd"] = str(tmp_path)
+            request["env"] = relevant_env(_env())  # the daemon's own
+            send_json(sock, request)
+            kind, payload = receive(sock)
+            assert kind == JSON and json.loads(payload) == {"decline": "another workspace"}, argv
+    assert served(ws) == 0
+    assert not (other / ".memory").exists()  # nothing was indexed there

