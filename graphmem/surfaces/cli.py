@@ -315,7 +315,10 @@ def index(
         ),
     ] = False,
 ) -> None:
-    """Compile the workspace's Markdown into the graph (incremental; atomic)."""
+    """Compile the workspace's Markdown into the graph (incremental; atomic).
+
+    Example: graphmem -w ~/notes index
+    """
     from graphmem.index.progress import ProgressLine
     from graphmem.memory import empty_notice
 
@@ -363,7 +366,10 @@ def index(
 @app.command()
 @guarded
 def status(json_out: JsonOpt = False, workspace: WorkspaceOpt = None) -> None:
-    """Counts, freshness, what is degraded and why, and the last index's warnings."""
+    """Counts, freshness, what is degraded and why, and the last index's warnings.
+
+    Example: graphmem status --json
+    """
     from graphmem.memory import empty_notice
 
     with memory(workspace) as mem:
@@ -428,7 +434,10 @@ def cypher(
     csv_out: CsvOpt = False,
     workspace: WorkspaceOpt = None,
 ) -> None:
-    """Run your own Cypher against the graph (read-only unless --write)."""
+    """Run your own Cypher against the graph (read-only unless --write).
+
+    Example: graphmem cypher "MATCH (e:Entity) RETURN e.name LIMIT 5" --csv
+    """
     fmt = _format(json_out, csv_out)
     with memory(workspace) as mem:
         rows = mem.cypher(statement, parse_params(param or []), write=write)
@@ -507,7 +516,10 @@ def query(
     csv_out: CsvOpt = False,
     workspace: WorkspaceOpt = None,
 ) -> None:
-    """Run a named query from queries/ (see --list); one that writes needs --write."""
+    """Run a named query from queries/ (see --list); one that writes needs --write.
+
+    Example: graphmem query entity/facts --param slug=peter
+    """
     fmt = _format(json_out, csv_out)
     if list_ or name is None:
         typer.echo(_query_list(fmt))
@@ -577,7 +589,10 @@ def recall(
     json_out: JsonOpt = False,
     workspace: WorkspaceOpt = None,
 ) -> None:
-    """Find the memories that answer a question, with exact sources."""
+    """Find the memories that answer a question, with exact sources.
+
+    Example: graphmem recall "where does Peter live?" --k 25 --since 30d
+    """
     from graphmem.surfaces.render import render_packets
 
     with memory(workspace) as mem:
@@ -640,7 +655,10 @@ def about(
     name: NameArg, now: NowOpt = None, json_out: JsonOpt = False, workspace: WorkspaceOpt = None
 ) -> None:
     """Entity card: aliases, current facts (what holds at --now, default today), superseded
-    history, opinions, recent events, related."""
+    history, opinions, recent events, related.
+
+    Example: graphmem about Pete --now 2025-12-15
+    """
     with memory(workspace) as mem:
         card = mem.about(name, now=now)
     if json_out:
@@ -671,7 +689,10 @@ def timeline(
     json_out: JsonOpt = False,
     workspace: WorkspaceOpt = None,
 ) -> None:
-    """Everything dated that mentions an entity, oldest first."""
+    """Everything dated that mentions an entity, oldest first.
+
+    Example: graphmem timeline Peter --since 2025-09-01
+    """
     with memory(workspace) as mem:
         tl = mem.timeline(name, since, until, now=now)
     if json_out:
@@ -706,7 +727,10 @@ def retain(
     json_out: JsonOpt = False,
     workspace: WorkspaceOpt = None,
 ) -> None:
-    """Append a validated bullet to today's ## Retain section, then re-index that file."""
+    """Append a validated bullet to today's ## Retain section, then re-index that file.
+
+    Example: graphmem retain "O(c=0.8) @Peter: Prefers voice notes"
+    """
     with memory(workspace) as mem:
         result = mem.retain(bullet, today=today, on_wait=_say_waiting)
     if json_out:
@@ -738,7 +762,10 @@ def opinions(
     json_out: JsonOpt = False,
     workspace: WorkspaceOpt = None,
 ) -> None:
-    """Opinions: statement, confidence, last update, evidence for and against, history."""
+    """Opinions: statement, confidence, last update, evidence for and against, history.
+
+    Example: graphmem opinions --entity Peter
+    """
     with memory(workspace) as mem:
         views = mem.opinions(entity)
     if json_out:
@@ -779,7 +806,10 @@ def reflect(
     json_out: JsonOpt = False,
     workspace: WorkspaceOpt = None,
 ) -> None:
-    """Update beliefs from the window's evidence and regenerate bank/ (hand edits kept)."""
+    """Update beliefs from the window's evidence and regenerate bank/ (hand edits kept).
+
+    Example: graphmem reflect --since 7d --dry-run
+    """
     with memory(workspace) as mem:
         report = mem.reflect(since, dry_run=dry_run, now=now)
     changed = [p for p in report.pages if p.changed]
@@ -852,7 +882,10 @@ def watch(
 ) -> None:
     """Re-index whenever the workspace's Markdown changes (incremental); Ctrl-C stops.
 
-    Each warning about the input is printed once, when it first appears."""
+    Each warning about the input is printed once, when it first appears.
+
+    Example: graphmem watch --interval 2
+    """
     shown: set[str] = set()
 
     def emit(event: str, text: str, err: bool = False, **data: Any) -> None:
@@ -910,7 +943,10 @@ def watch(
 @guarded
 def serve(workspace: WorkspaceOpt = None) -> None:
     """Run the MCP server on stdio (tools: memory_recall, memory_about, memory_timeline,
-    memory_retain, memory_get, memory_status). Its stdout is the protocol, so no --json."""
+    memory_retain, memory_get, memory_status). Its stdout is the protocol, so no --json.
+
+    Example: graphmem -w ~/notes serve
+    """
     from graphmem.surfaces.mcp import serve_stdio
 
     serve_stdio(settings(workspace))
@@ -934,7 +970,10 @@ def daemon(
     workspace: WorkspaceOpt = None,
 ) -> None:
     """Keep the index and models loaded so `recall`, `about`, `timeline`, `status` and `index`
-    answer fast; without one they run in-process, with the same output."""
+    answer fast; without one they run in-process, with the same output.
+
+    Example: graphmem daemon --background
+    """
     from graphmem.surfaces.daemon import server
 
     s = settings(workspace)
@@ -999,7 +1038,10 @@ def export(
     json_out: JsonOpt = False,
     workspace: WorkspaceOpt = None,
 ) -> None:
-    """Export the graph for Gephi/yEd (GraphML) or a Neo4j/Memgraph/Kùzu server (CSV + Cypher)."""
+    """Export the graph for Gephi/yEd (GraphML) or a Neo4j/Memgraph/Kùzu server (CSV + Cypher).
+
+    Example: graphmem export --format graphml --out graph
+    """
     with memory(workspace) as mem:
         report = mem.export(fmt, out)
     total = sum(report.counts.values())
@@ -1055,7 +1097,10 @@ def push(
     json_out: JsonOpt = False,
     workspace: WorkspaceOpt = None,
 ) -> None:
-    """Push the compiled graph into a shared FalkorDB graph (incremental: only what changed)."""
+    """Push the compiled graph into a shared FalkorDB graph (incremental: only what changed).
+
+    Example: graphmem push --to redis://127.0.0.1:6379
+    """
     from graphmem.export.falkordb.push import push_workspace
     from graphmem.index.progress import ProgressLine
 
@@ -1091,14 +1136,20 @@ def push(
     )
 
 
-config_app = typer.Typer(no_args_is_help=True, help="Show the resolved configuration.")
+config_app = typer.Typer(
+    no_args_is_help=True,
+    help="Show the resolved configuration.\n\nExample: graphmem config show",
+)
 app.add_typer(config_app, name="config")
 
 
 @config_app.command("show")
 @guarded
 def config_show(json_out: JsonOpt = False, workspace: WorkspaceOpt = None) -> None:
-    """Every setting with its value and where it came from (flag > env > file > default)."""
+    """Every setting with its value and where it came from (flag > env > file > default).
+
+    Example: graphmem config show --json
+    """
     from dataclasses import asdict
 
     s = settings(workspace)
@@ -1125,7 +1176,9 @@ def config_show(json_out: JsonOpt = False, workspace: WorkspaceOpt = None) -> No
 
 
 entities_app = typer.Typer(
-    no_args_is_help=False, help="List entities, or merge two into one (edits a bank page)."
+    no_args_is_help=False,
+    help="List entities, or merge two into one (edits a bank page).\n\n"
+    "Example: graphmem entities merge Peter Pete",
 )
 app.add_typer(entities_app, name="entities")
 
@@ -1133,7 +1186,10 @@ app.add_typer(entities_app, name="entities")
 @entities_app.callback(invoke_without_command=True)
 @guarded
 def entities(ctx: typer.Context, json_out: JsonOpt = False, workspace: WorkspaceOpt = None) -> None:
-    """Entities with kind, aliases, mention counts and first/last day seen."""
+    """Entities with kind, aliases, mention counts and first/last day seen.
+
+    Example: graphmem entities --json
+    """
     if ctx.invoked_subcommand is not None:
         if workspace is not None:
             settings(workspace)
@@ -1161,7 +1217,10 @@ def entities_merge(
     json_out: JsonOpt = False,
     workspace: WorkspaceOpt = None,
 ) -> None:
-    """Record B as an alias of A on A's bank page, then re-index."""
+    """Record B as an alias of A on A's bank page, then re-index.
+
+    Example: graphmem entities merge Peter Pete
+    """
     with memory(workspace) as mem:
         result = mem.merge(keep, alias)
     if json_out:
