@@ -122,4 +122,14 @@ def render_packets(packets: Sequence[Packet], width: int = 100) -> str:
         for note in extra:
             lines += body.wrap(note)
         blocks.append("\n".join(lines))
-    return "\n\n".join(blocks) if blocks else "no results"
+    if not blocks:
+        return "no results"
+    scores = [p.score for p in packets]
+    if any(later > earlier for earlier, later in zip(scores, scores[1:], strict=False)):
+        # The rank also weighs diversity (a near-duplicate of a line above moves down) and
+        # the question's time; the score shown is the fused relevance alone.
+        blocks.append(
+            "(ranked by relevance, then spread: a result close to one above it moves down, so a "
+            "lower rank can show a higher score)"
+        )
+    return "\n\n".join(blocks)

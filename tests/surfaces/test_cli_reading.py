@@ -189,3 +189,19 @@ def test_a_bank_page_line_is_labelled_page_not_log(sample: Path) -> None:
     assert kind_label("log", "memory.md#L3") == "core"
     assert kind_label("log", "memory/2025-11-27.md#L3") == "log"
     assert kind_label("world", "bank/world.md#L8") == "world"
+
+
+def test_recall_says_why_a_lower_rank_shows_a_higher_score() -> None:
+    from graphmem.recall.packets import Packet
+    from graphmem.surfaces.render import render_packets
+
+    def packet(score: float, line: int) -> Packet:
+        return Packet(
+            id=f"p{line}", kind="log", content=f"line {line}",
+            source=f"memory/2025-11-27.md#L{line}", score=score, timestamp="2025-11-27",
+        )  # fmt: skip
+
+    ordered = render_packets([packet(3.0, 1), packet(2.5, 2)], 80)
+    assert "lower rank can show a higher score" not in ordered
+    mixed = render_packets([packet(3.0, 1), packet(2.731, 2), packet(2.806, 3)], 80)
+    assert "lower rank can show a higher score" in mixed
