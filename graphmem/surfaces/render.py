@@ -6,6 +6,7 @@ Pure: packets in, a string out (the CLI prints it).
 
 from __future__ import annotations
 
+import itertools
 import textwrap
 import unicodedata
 from collections.abc import Sequence
@@ -125,7 +126,7 @@ def render_packets(packets: Sequence[Packet], width: int = 100) -> str:
     if not blocks:
         return "no results"
     scores = [p.score for p in packets]
-    if any(later > earlier for earlier, later in zip(scores, scores[1:], strict=False)):
+    if any(later > earlier for earlier, later in itertools.pairwise(scores)):
         # The rank also weighs diversity (a near-duplicate of a line above moves down) and
         # the question's time; the score shown is the fused relevance alone.
         blocks.append(
