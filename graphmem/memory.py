@@ -492,16 +492,38 @@ class Memory:
             finally:
                 self._release_if_stale()
 
-    def retain(self, bullet: str, *, today: Day = None) -> RetainResult:
+    def retain(
+        self, bullet: str, *, today: Day = None, replaces: str | None = None
+    ) -> RetainResult:
         """Append one typed bullet (``W|B|O|O(c=0.8)|S @Entity: text``, a leading ``- ``
         is fine) to the Retain section of today's log, then re-index. A malformed bullet
-        raises :class:`~graphmem.errors.BulletError` and nothing is written."""
+        raises :class:`~graphmem.errors.BulletError` and nothing is written.
+
+        `replaces` (``memory/2025-11-27.md#L12``) names the fact it replaces: the bullet
+        ends in ``(replaces ...)`` and the index ends the old fact (never deletes it)."""
         from graphmem.retain import retain as do_retain
 
         with self._lock:
             self._check_workspace()
             try:
-                return do_retain(self.settings, bullet, today=self._now(today, "today"))
+                return do_retain(
+                    self.settings, bullet, today=self._now(today, "today"), replaces=replaces
+                )
+            finally:
+                self._release_if_stale()
+
+    def retract(self, source: str, *, reason: str | None = None, today: Day = None) -> RetainResult:
+        """Write a dated retraction of the fact or opinion at `source` (``path#L12``) into
+        today's Retain section, then re-index: a fact ends today, an opinion is marked
+        retracted with the line as evidence. Nothing is deleted."""
+        from graphmem.retain import retract as do_retract
+
+        with self._lock:
+            self._check_workspace()
+            try:
+                return do_retract(
+                    self.settings, source, reason=reason, today=self._now(today, "today")
+                )
             finally:
                 self._release_if_stale()
 
