@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from graphmem.export import ExportReport
     from graphmem.index.build import IndexReport, Progress
     from graphmem.merge import MergeResult
+    from graphmem.reflect.core import Applied, CoreProposal
     from graphmem.reflect.run import OpinionView, ReflectReport
     from graphmem.retain import RetainResult
     from graphmem.store.db import Rows
@@ -545,6 +546,27 @@ class Memory:
                 )
             try:
                 return run_reflect(self.settings, start, today, dry_run=dry_run)
+            finally:
+                self._release_if_stale()
+
+    def core_proposals(self) -> list[CoreProposal]:
+        """The numbered core-memory proposals (stale ``memory.md`` lines with what
+        superseded them, durable facts to add), as ``bank/proposals.md`` lists them."""
+        from graphmem.reflect.core import list_proposals
+
+        with self._lock:
+            return list_proposals(self._reader().graph, self.settings.workspace)
+
+    def core_apply(self, number: int, *, dry_run: bool = False) -> Applied:
+        """Apply core proposal `number` as a minimal, atomic edit of the core file, then
+        re-index; with `dry_run` only return the diff."""
+        from graphmem.reflect.core import core_apply
+
+        with self._lock:
+            self._check_workspace()
+            self._drop_reader()
+            try:
+                return core_apply(self.settings, number, dry_run=dry_run)
             finally:
                 self._release_if_stale()
 
