@@ -55,6 +55,8 @@ class RetainResult:
     notice: str | None = None
     #: Things about the bullet worth fixing that did not stop it being saved.
     warnings: tuple[str, ...] = ()
+    #: The line as written, without its ``- ``: ``W @Peter: Lives in Vienna.``
+    text: str = ""
 
     @property
     def source(self) -> str:
@@ -286,7 +288,7 @@ def _write(settings: Settings, rel: str, text: str, today: date, reindex: bool) 
             "the bullet names no @entity, so `about` and entity recall will not find it; "
             f"say who or what it is about, e.g. `{EXAMPLE}`",
         )
-    return RetainResult(rel, line, block.id, block, report, notice, warnings)
+    return RetainResult(rel, line, block.id, block, report, notice, warnings, text)
 
 
 def existing_bullet(data: bytes, text: str) -> int | None:
