@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from datetime import date
 
 import pytest
@@ -114,3 +116,52 @@ def test_a_core_line_can_be_retracted_too(make_workspace: WriteFiles) -> None:
     card = mem.about("Peter")
     assert "memory.md#L2" in [h.source for h in card.history]
     mem.close()
+
+
+_CHILD = """
+import os, signal, sys
+import subprocess
+import sys
+from datetime import date
+from pathlib import Path
+from graphmem.config import resolve_settings
+from graphmem.retain import retain
+from graphmem.store import layout
+
+def die(*args):
+    os.kill(os.getpid(), signal.SIGKILL)
+
+real_replace = os.replace
+
+def replace_then_die(src, dst):
+    real_replace(src, dst)
+    die()
+
+if sys.argv[2] == "before-rename":
+    layout.os.fsync = die  # the temp file is written, not yet renamed
+else:
+    layout.os.replace = replace_then_die
+settings = resolve_settings(Path(sys.argv[1]), env={})
+retain(settings, "W @Peter: Lives in Vienna.", today=date(2026, 1, 10), reindex=False,
+       replaces="memory/2026-01-10.md#L2")
+"""
+
+
+@pytest.mark.parametrize("when", ["before-rename", "after-rename"])
+def test_kill_9_mid_replace_leaves_the_old_or_the_new_file(
+    make_workspace: WriteFiles, when: str
+) -> None:
+    before = b"## Retain\r\n- W @Peter: Lives in Lisbon.\r\n\r\n## Notes\r\nNo final newline"
+    root = make_workspace({NEW: before})
+    child = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(root), when], capture_output=True, timeout=120
+    )
+    assert child.returncode == -9, child.stderr.decode()
+    after = (root / NEW).read_bytes()
+    if when == "before-rename":
+        assert after == before
+    else:
+        assert after == before.replace(
+            b"Lisbon.\r\n",
+            b"Lisbon.\r\n- W @Peter: Lives in Vienna. (replaces memory/2026-01-10.md#L2)\r\n",
+        )
