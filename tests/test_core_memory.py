@@ -200,3 +200,71 @@ def test_kill_9_mid_apply_leaves_the_old_or_the_new_file(
     )
     assert child.returncode == -9, child.stderr.decode()
     assert (tmp_path / "memory.md").read_bytes() == expected
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (
+            "- W @Andy: Plays the cello in the Gulbenkian orchestra.\n",
+            "- W @Andy: Still plays cello in the Gulbenkian orchestra.\n",
+        ),
+        (
+            "- W @Andy: Toca violoncelo na orquestra Gulbenkian.\n",
+            "- W @Andy: Continua a tocar violoncelo na orquestra Gulbenkian.\n",
+        ),
+    ],
+)
+def test_a_fact_restated_on_two_days_about_a_core_entity_is_proposed(
+    make_workspace: WriteFiles, first: str, second: str
+) -> None:
+    mem = _memory(
+        make_workspace,
+        {
+            "memory.md": "# Core\n\n- Andy: Peter's closest friend.\n- Peter: lives in Porto.\n",
+            "memory/2025-11-01.md": "## Retain\n" + first,
+            "memory/2025-12-01.md": "## Retain\n" + second,
+        },
+    )
+    [add] = mem.core_proposals()
+    assert add.action == "add" and "Gulbenkian" in add.new
+    assert add.evidence == ("memory/2025-11-01.md#L2", "memory/2025-12-01.md#L2")
+    preview = mem.core_apply(1, dry_run=True)
+    added = [ln for ln in preview.diff.splitlines() if ln.startswith("+") and ln[1:3] != "++"]
+    assert added == [f"+{add.new}"] and "- Andy: Peter's closest friend.\n+" in preview.diff
+    mem.close()
+
+
+@pytest.mark.parametrize(
+    ("core", "first", "second"),
+    [
+        (  # a change of value is no restatement
+            "- Andy: Peter's closest friend.\n",
+            "- W @Andy: Oat milk order is Oatly Barista, 36 L a week.\n",
+            "- W @Andy: Oat milk order now Alpro Barista, 40 L a week.\n",
+        ),
+        (  # the core does not name Andy
+            "- Peter: lives in Porto.\n",
+            "- W @Andy: Plays the cello in the Gulbenkian orchestra.\n",
+            "- W @Andy: Still plays cello in the Gulbenkian orchestra.\n",
+        ),
+        (  # a plan restated is still a plan
+            "- Andy: Peter's closest friend.\n",
+            "- W @Andy: Plans to move to Braga in the spring.\n",
+            "- W @Andy: Still plans to move to Braga in the spring.\n",
+        ),
+    ],
+)
+def test_no_durable_proposal_without_a_restated_state_about_a_core_entity(
+    make_workspace: WriteFiles, core: str, first: str, second: str
+) -> None:
+    mem = _memory(
+        make_workspace,
+        {
+            "memory.md": "# Core\n\n" + core,
+            "memory/2025-11-01.md": "## Retain\n" + first,
+            "memory/2025-12-01.md": "## Retain\n" + second,
+        },
+    )
+    assert mem.core_proposals() == []
+    mem.close()

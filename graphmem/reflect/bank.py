@@ -530,6 +530,18 @@ def _similar(a: set[str], b: set[str]) -> bool:
     return bool(a and b) and len(a & b) / len(a | b) >= SAME_CLAIM
 
 
+def _values(text: str) -> set[str]:
+    """The value-like words of a statement: numbers and capitalised words after its first."""
+    found = _WORD.findall(text)[1:]
+    return {fold(w) for w in found if w[0].isdigit() or w[0].isupper()}
+
+
+def _restates(a: set[str], b: set[str]) -> bool:
+    """Whether two similar statements say the same thing: not when each holds a value the
+    other lacks ("Oat milk is Oatly, 36 L" vs "now Alpro, 40 L" is a change, not a repeat)."""
+    return not (a - b and b - a)
+
+
 @dataclass(frozen=True)
 class Durable:
     """A durable fact the core file does not hold yet, and why it deserves a place."""
@@ -542,6 +554,8 @@ class Durable:
     evidence: tuple[str, ...]
     #: On how many distinct days it was stated.
     days: int
+    #: The slugs of every entity it mentions.
+    slugs: tuple[str, ...]
     #: Sort key: the rank of its most-mentioned entity, then the statement's order.
     key: tuple[int, tuple[bool, date, str, int]]
 
@@ -566,6 +580,7 @@ def durable_facts(data: _Data, memory: str) -> list[Durable]:
         and aspect(f["text"], f["day"]) == "state"
     ]
     words = {f["id"]: _words(f["text"]) for f in cands}
+    values = {f["id"]: _values(f["text"]) for f in cands}
     parent = {f["id"]: f["id"] for f in cands}
 
     def root(i: str) -> str:
@@ -577,7 +592,11 @@ def durable_facts(data: _Data, memory: str) -> list[Durable]:
         ents_a = {e["slug"] for e in data.fact_entities.get(a["id"], [])}
         for b in cands[n + 1 :]:
             shared = ents_a & {e["slug"] for e in data.fact_entities.get(b["id"], [])}
-            if shared and _similar(words[a["id"]], words[b["id"]]):
+            if (
+                shared
+                and _similar(words[a["id"]], words[b["id"]])
+                and _restates(values[a["id"]], values[b["id"]])
+            ):
                 parent[root(b["id"])] = root(a["id"])
     clusters: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for f in cands:
@@ -608,6 +627,7 @@ def durable_facts(data: _Data, memory: str) -> list[Durable]:
                 tuple(e["name"] for e in named),
                 tuple(_source(m) for m in members),
                 len(days),
+                tuple(sorted({e["slug"] for e in ents})),
                 (first, _order(best)),
             )
         )

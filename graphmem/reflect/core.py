@@ -265,6 +265,19 @@ def stale_lines(data: _Data, workspace: Path) -> list[CoreProposal]:
     return out
 
 
+def _named_in(data: _Data, memory: str) -> set[str]:
+    """The slugs of the entities the core text names (by name or alias, as whole words)."""
+    text = fold(memory)
+    out = set()
+    for e in data.entities:
+        for name in (e["name"], *(e.get("aliases") or ())):
+            key = fold(str(name))
+            if len(key) >= 2 and re.search(rf"(?<!\w){re.escape(key)}(?!\w)", text):
+                out.add(e["slug"])
+                break
+    return out
+
+
 def _after(lines: list[str], names: Sequence[str]) -> int:
     """The last core line naming one of `names` (0: none; the new line goes at the end)."""
     wanted = [fold(n) for n in names if n]
@@ -284,10 +297,11 @@ def core_proposals(data: _Data, workspace: Path) -> list[CoreProposal]:
     lines = _file_lines(workspace, target)
     memory = "\n".join(lines)
     out = list(stale_lines(data, workspace))
+    named = _named_in(data, memory)
     for fact in durable_facts(data, memory):
         names = fact.names
-        if not names:
-            continue  # the core names an entity; a fact naming none has no place there
+        if not names or not named & set(fact.slugs):
+            continue  # only about an entity the core already names: it says who matters
         out.append(
             CoreProposal(
                 0,
@@ -295,9 +309,11 @@ def core_proposals(data: _Data, workspace: Path) -> list[CoreProposal]:
                 target,
                 _after(lines, names),
                 "",
-                f"- {names[0]}: {fact.text}",
+                f"- {fact.text}"
+                if fold(names[0]) in fold(fact.text)
+                else f"- {names[0]}: {fact.text}",
                 fact.evidence,
-                f"stated on {fact.days} days, still valid",
+                f"stated {len(fact.evidence)} times on {fact.days} day(s), still valid",
             )
         )
     return [_numbered(p, n) for n, p in enumerate(out, 1)]
