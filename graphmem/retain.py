@@ -25,7 +25,14 @@ from graphmem.parse.links import read_link
 
 # The heading and fence patterns are the parser's own, so "where is the Retain section"
 # is answered exactly as the indexer answers it.
-from graphmem.parse.parser import FENCE, RETAIN_HEADINGS, front_matter, heading, parse
+from graphmem.parse.parser import (
+    FENCE,
+    RETAIN_HEADINGS,
+    file_role,
+    front_matter,
+    heading,
+    parse,
+)
 from graphmem.parse.textio import newline_of
 from graphmem.recall.packets import source_ref
 from graphmem.store.layout import write_atomic
@@ -221,6 +228,12 @@ def retain(
             raise BulletError(
                 f"{replaces} is an opinion; an opinion is not replaced but retracted "
                 "(`graphmem retract`) or answered by a new O bullet; nothing was written"
+            )
+        _, then, _ = file_role(target.path)
+        if then is not None and then > today:
+            raise BulletError(
+                f"{replaces} is dated {then.isoformat()}, after {today.isoformat()}: a bullet "
+                "replaces only an older line; nothing was written"
             )
         if read_link(text) is not None:
             raise BulletError(f"the bullet already ends in a link: {text!r}; nothing was written")

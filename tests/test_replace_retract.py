@@ -78,6 +78,9 @@ def test_a_replace_naming_no_fact_line_writes_nothing(make_workspace: WriteFiles
         with pytest.raises(BulletError):
             mem.retain("W @Peter: Lives in Vienna.", replaces=bad)
     assert not (mem.settings.workspace / NEW).exists()
+    with pytest.raises(BulletError, match="after 2025-11-01"):
+        mem.retain("W @Peter: Lives in Faro.", replaces=f"{OLD}#L4", today="2025-11-01")
+    assert not (mem.settings.workspace / "memory/2025-11-01.md").exists()
     mem.close()
 
 
