@@ -32,8 +32,8 @@ for _up in HERE.parents:
 import recall_eval as ev  # noqa: E402
 
 from graphmem.config import resolve_settings  # noqa: E402
+from graphmem.config.presets import preset  # noqa: E402
 from graphmem.index.build import index_workspace  # noqa: E402
-from graphmem.recall.config import preset  # noqa: E402
 from graphmem.recall.engine import Recaller, RecallOptions  # noqa: E402
 
 KS, NDCG_K, BUDGETS = [5, 10, 25], 10, [25, 100]
@@ -54,6 +54,15 @@ def main() -> int:
     ap.add_argument("--per-question", type=Path)
     ap.add_argument("--category", default="", help="only this category")
     ap.add_argument("--keep", type=Path, help="index into this directory (reused if present)")
+    ap.add_argument(
+        "--translations",
+        type=Path,
+        help="a JSONL of {set, id, question}: ask only these ids, in these words "
+        "(bench/multilingual_en.jsonl: the multilingual questions asked in English)",
+    )
+    ap.add_argument(
+        "--set-name", help="the set's name in --translations (default: ROOT's parent folder)"
+    )
     args = ap.parse_args()
 
     config = preset(args.preset)
@@ -79,11 +88,21 @@ def main() -> int:
     stale: dict[str, list[float]] = {}
     latencies: list[float] = []
     out = args.per_question.open("w") if args.per_question else None
+    asked: dict[str, str] | None = None
+    if args.translations:
+        lines = args.translations.read_text(encoding="utf-8").splitlines()
+        name = args.set_name or args.root.parent.name
+        rows_in = [json.loads(line) for line in lines if line.strip()]
+        asked = {r["id"]: r["question"] for r in rows_in if r["set"] == name}
     with Recaller(settings) as recaller:
         for q in ev.load_questions(ws, None):
             cat = str(q["category"])
             if args.category and cat != args.category:
                 continue
+            if asked is not None:
+                if q["id"] not in asked:
+                    continue
+                q = {**q, "question": asked[q["id"]]}
             t0 = time.perf_counter()
             result = recaller.recall(
                 q["question"],

@@ -30,8 +30,8 @@ for _up in HERE.parents:
 import recall_eval as ev  # noqa: E402
 
 from graphmem.config import resolve_settings  # noqa: E402
+from graphmem.config.presets import preset  # noqa: E402
 from graphmem.index.build import index_workspace  # noqa: E402
-from graphmem.recall.config import preset  # noqa: E402
 from graphmem.recall.engine import Recaller, RecallOptions  # noqa: E402
 
 KS, NDCG_K, BUDGETS = [5, 10, 25], 10, [25, 100]
@@ -63,6 +63,7 @@ def main() -> int:
     skip = {s for s in args.skip.split(",") if s}
     rows: dict[str, list[dict[str, float]]] = {}
     latencies: list[float] = []
+    labels: list[str] = []  # categories that are not LoCoMo's numbers
     out = args.per_question.open("w") if args.per_question else None
     for ws in ev.find_workspaces([args.root]):
         if (only and ws.name not in only) or ws.name in skip:
@@ -92,8 +93,12 @@ def main() -> int:
                 sources = [ev.parse_source(p.source, ws) for p in result.packets]
                 evidence = [ev.parse_source(e, ws) for e in q["evidence"]]
                 scores = ev.score_question(evidence, sources, KS, NDCG_K, BUDGETS)
-                cat = int(q["category"])
-                rows.setdefault(CATEGORIES.get(cat, "5 adversarial (excluded)"), []).append(scores)
+                raw = str(q["category"])  # LoCoMo's numbers, or LongMemEval's question types
+                cat = int(raw) if raw.isdigit() else raw
+                label = CATEGORIES.get(cat, "5 adversarial (excluded)") if raw.isdigit() else raw
+                rows.setdefault(label, []).append(scores)
+                if not raw.isdigit() and label not in labels:
+                    labels.append(label)
                 if cat != 5:
                     rows.setdefault("overall (excl. 5)", []).append(scores)
                 if out:
@@ -112,7 +117,8 @@ def main() -> int:
                     )
     table = [
         (label, ev.mean_scores(rows.get(label, [])))
-        for label in [*CATEGORIES.values(), "overall (excl. 5)"]
+        for label in [*CATEGORIES.values(), *sorted(labels), "overall (excl. 5)"]
+        if label in rows
     ]
     print(ev.fmt_table(table, KS, NDCG_K, BUDGETS))
     if latencies:

@@ -47,8 +47,8 @@ from perf import (  # bench/ is not a package: found through sys.path
 def ping(workspace: Path) -> dict[str, Any] | None:
     """The daemon's answer for `workspace` (imported here: ``--modes standalone`` also
     measures commits that have no daemon)."""
-    from graphmem.resident import socket_path
-    from graphmem.resident.server import ping as ping_socket
+    from graphmem.surfaces.daemon.protocol import socket_path
+    from graphmem.surfaces.daemon.server import ping as ping_socket
 
     return ping_socket(socket_path(str(workspace)))
 

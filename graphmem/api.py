@@ -13,12 +13,12 @@ from graphmem.config import Settings
 from graphmem.index.build import fingerprint_of
 from graphmem.parse.blocks import Notice
 from graphmem.parse.workspace import discover
-from graphmem.readonly import check_read_only
 from graphmem.store.current import current_generation as current_generation  # re-exported
 from graphmem.store.current import open_graph
 from graphmem.store.db import Rows
 from graphmem.store.layout import Store
 from graphmem.store.queries import NamedQuery, get
+from graphmem.store.readonly import check_read_only
 
 
 @dataclass(frozen=True)

@@ -62,7 +62,3 @@ class ArgumentError(GraphmemError):
     def __init__(self, param: str, message: str, *, hint: str | None = None) -> None:
         super().__init__(message, hint=hint)
         self.param = param
-
-
-class ThreadError(GraphmemError):
-    """A :class:`graphmem.Memory` was called from two threads at once."""

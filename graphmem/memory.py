@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from graphmem.config import ConfigError, Settings, resolve_settings
+from graphmem.config.presets import RecallConfig
 from graphmem.errors import (
     ArgumentError,
     EmptyWorkspaceError,
@@ -39,7 +40,6 @@ from graphmem.extract.timex import parse_window
 from graphmem.parse.workspace import discover
 from graphmem.recall.about import EntityCard, Line, entity_card
 from graphmem.recall.about import timeline as entity_timeline
-from graphmem.recall.config import RecallConfig
 from graphmem.recall.engine import KINDS, Recaller, RecallOptions
 from graphmem.recall.packets import Packet, RecallResult
 from graphmem.recall.understand import clip_question
@@ -52,12 +52,12 @@ if TYPE_CHECKING:
     # opinions), networkx (export) or the bank writer, and importing them costs a cold
     # CLI call ~0.3 s CPU.
     from graphmem.api import Status
-    from graphmem.export import ExportReport
+    from graphmem.edit.merge import MergeResult
+    from graphmem.edit.retain import RetainResult
+    from graphmem.export.files import ExportReport
     from graphmem.index.build import IndexReport, Progress
-    from graphmem.merge import MergeResult
     from graphmem.reflect.core import Applied, CoreProposal
     from graphmem.reflect.run import OpinionView, ReflectReport
-    from graphmem.retain import RetainResult
     from graphmem.store.db import Rows
 
 #: Where graphmem looks for notes, for messages about an empty workspace.
@@ -470,7 +470,7 @@ class Memory:
     def export(self, fmt: str = "graphml", out: str | Path = "graphmem-export") -> ExportReport:
         """Write the graph as GraphML (Gephi, yEd), ``cypher`` (CSVs + load scripts for
         Neo4j/Memgraph/Kùzu) or ``csv`` into the folder `out`."""
-        from graphmem.export import FORMATS, export_graph
+        from graphmem.export.files import FORMATS, export_graph
 
         if fmt not in FORMATS:
             raise ArgumentError(
@@ -502,7 +502,7 @@ class Memory:
 
         `replaces` (``memory/2025-11-27.md#L12``) names the fact it replaces: the bullet
         ends in ``(replaces ...)`` and the index ends the old fact (never deletes it)."""
-        from graphmem.retain import retain as do_retain
+        from graphmem.edit.retain import retain as do_retain
 
         with self._lock:
             self._check_workspace()
@@ -517,7 +517,7 @@ class Memory:
         """Write a dated retraction of the fact or opinion at `source` (``path#L12``) into
         today's Retain section, then re-index: a fact ends today, an opinion is marked
         retracted with the line as evidence. Nothing is deleted."""
-        from graphmem.retain import retract as do_retract
+        from graphmem.edit.retain import retract as do_retract
 
         with self._lock:
             self._check_workspace()
@@ -572,7 +572,7 @@ class Memory:
 
     def merge(self, keep: str, alias: str) -> MergeResult:
         """Record entity `alias` as an alias of `keep` on keep's bank page, then re-index."""
-        from graphmem.merge import merge_entities
+        from graphmem.edit.merge import merge_entities
 
         with self._lock:
             self._check_workspace()
@@ -594,7 +594,7 @@ class Memory:
     ) -> None:
         """Index now and after every quiet change until `stop` is set (or Ctrl-C);
         `on_deleted` hears which files disappeared before each index that follows."""
-        from graphmem.watch import watch as run_watch
+        from graphmem.index.watch import watch as run_watch
 
         with self._lock:
             self._check_workspace()

@@ -16,6 +16,7 @@ from conftest import FIXTURES, settings_for
 
 from graphmem import GraphmemError, Memory
 from graphmem.api import Status
+from graphmem.edit.retain import RetainResult
 from graphmem.errors import (
     ArgumentError,
     BulletError,
@@ -31,7 +32,6 @@ from graphmem.recall.about import EntityCard, UnknownEntityError
 from graphmem.recall.packets import Packet
 from graphmem.recall.understand import QUESTION_CHARS, clip_question
 from graphmem.reflect.run import OpinionView, ReflectReport
-from graphmem.retain import RetainResult
 from graphmem.store.db import Rows
 
 NOW = date(2025, 12, 15)

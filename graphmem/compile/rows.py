@@ -26,10 +26,27 @@ from graphmem.compile.supersede import LOG as SUPERSEDE_LOG
 from graphmem.compile.supersede import FactIn, Supersession, find_supersessions
 from graphmem.extract import mood as mood_module
 from graphmem.extract.crosslingual import document_gloss
-from graphmem.extract.entities import Mention
+from graphmem.extract.declared import (  # re-exported: the compiled rows are built from them
+    BlockExtras as BlockExtras,
+)
+from graphmem.extract.declared import (
+    EntityInfo as EntityInfo,
+)
+from graphmem.extract.declared import (
+    alias_slugs as alias_slugs,
+)
+from graphmem.extract.declared import (
+    declare as declare,
+)
+from graphmem.extract.declared import (
+    declared_entities as declared_entities,
+)
+from graphmem.extract.declared import (
+    page_aliases as page_aliases,
+)
 from graphmem.extract.mood import mood
 from graphmem.extract.stopwords import content_words
-from graphmem.parse.blocks import Block, EntityPage, ParsedFile
+from graphmem.parse.blocks import Block, ParsedFile
 from graphmem.parse.names import fold, normalize_text, slugify
 from graphmem.store.beside import Later
 from graphmem.store.ontology import node_columns, rel_columns
@@ -44,36 +61,12 @@ EVIDENCE_PER_FACT = 5
 
 
 @dataclass(frozen=True)
-class BlockExtras:
-    """What extraction adds to a block beyond the parser's explicit mentions."""
-
-    mentions: tuple[Mention, ...] = ()
-    valid_from: date | None = None
-    valid_to: date | None = None
-    speaker: str | None = None
-    #: "plan" or "hypothetical" (graphmem.extract.mood): an intention, never a state; None: a statement.
-    mood: str | None = None
-
-
-@dataclass(frozen=True)
 class SourceInfo:
     """The file-level facts the graph's Source node records."""
 
     path: str
     content_hash: str
     size: int
-
-
-@dataclass
-class EntityInfo:
-    """An entity as compiled: declaration plus what mentions it."""
-
-    slug: str
-    name: str
-    kind: str | None = None
-    aliases: tuple[str, ...] = ()
-    declared: bool = False
-    page: str | None = None
 
 
 @dataclass
@@ -109,61 +102,6 @@ def _table(block: Block) -> str:
     if block.kind == "opinion":
         return "Opinion"
     return "Passage" if block.is_passage else "Fact"
-
-
-def alias_slugs(files: Iterable[ParsedFile]) -> dict[str, str]:
-    """slugify(name or alias) -> the slug of the bank page that declares it.
-
-    ``@nas01`` resolves to ``atlas`` when atlas's page lists nas01 as an alias.
-    """
-    return page_aliases(pf.entity for pf in files if pf.entity is not None)
-
-
-def page_aliases(pages: Iterable[EntityPage]) -> dict[str, str]:
-    """:func:`alias_slugs` from the bank pages alone."""
-    pages = list(pages)
-    out: dict[str, str] = {}
-    for page in pages:
-        for name in (page.name, *page.aliases):
-            out.setdefault(slugify(name), page.slug)
-    for page in pages:  # a page's own slug always wins over another page's alias
-        out[page.slug] = page.slug
-    return out
-
-
-def declared_entities(files: Iterable[ParsedFile]) -> dict[str, EntityInfo]:
-    """Entities declared by bank pages and explicit ``@mentions``, by slug."""
-    files = list(files)
-    return declare(
-        [(pf.path, pf.entity) for pf in files if pf.entity is not None],
-        (name for pf in files for block in pf.blocks for name in block.mentions),
-    )
-
-
-def declare(pages: list[tuple[str, EntityPage]], surfaces: Iterable[str]) -> dict[str, EntityInfo]:
-    """Entities from bank pages ((path, page), in file order) and explicit ``@mention``
-    names (in file order), by slug."""
-    aliases = page_aliases(page for _, page in pages)
-    entities: dict[str, EntityInfo] = {}
-    spellings: dict[str, Counter[str]] = defaultdict(Counter)
-    for path, page in pages:
-        info = entities.setdefault(page.slug, EntityInfo(page.slug, page.name))
-        info.name, info.kind, info.page, info.declared = page.name, page.kind, path, True
-        info.aliases = tuple(dict.fromkeys((*info.aliases, *page.aliases)))
-    for name in surfaces:
-        slug = slugify(name)
-        spellings[aliases.get(slug, slug)][name] += 1
-    for slug, counter in spellings.items():
-        if slug in entities:
-            extra = [s for s in counter if s.lower() != entities[slug].name.lower() and s != slug]
-            entities[slug].aliases = tuple(dict.fromkeys((*entities[slug].aliases, *extra)))
-            continue
-        # The most frequent spelling names it; "The-Castle" reads as "The Castle".
-        best = max(sorted(counter), key=lambda s: counter[s])
-        name = best.replace("-", " ") if "-" in best and best[:1].isupper() else best
-        others = tuple(s for s in sorted(counter) if s != name)
-        entities[slug] = EntityInfo(slug, name, aliases=others, declared=True)
-    return entities
 
 
 @dataclass(frozen=True)

@@ -263,25 +263,6 @@ PRONOUN = _rx(
     "er", "sie", "ihm", "ihn", "el", "ella", "他", "她",
 )  # fmt: skip
 
-#: Verbs of something that happened once, or was planned once (an event, not a state).
-EVENT = _rx(
-    "released", "went live", "shipped", "launched", "happened", "took place", "was held",
-    "raised from", "lowered from", "arrived", "visited", "met", "went to", "came back",
-    "got engaged", "interviewed", "offered", "accepted", "joined", "contacted", "renamed",
-    "circulated", "floated", "sent", "last day", "first day", "plans", "planned", "plan to",
-    "lance", "sorti", "a eu lieu", "est arrive", "envoye", "prevu", "prevoit", "lancado",
-    "aconteceu", "chegou", "enviado", "aceitou", "planeia", "veroffentlicht", "gestartet",
-    "fand statt", "geschickt", "geplant", "lanzado", "ocurrio", "llego", "enviado", "acepto",
-    "planea", "发布", "上线", "举行", "到达", "计划",
-)  # fmt: skip
-
-
-def is_event(text: str) -> bool:
-    """Whether `text` reports something that happened once ("v0.7.0 released on 8 June",
-    "offered Joana a role") or a plan made once ("plans a reinstall"), not a standing state."""
-    return bool(EVENT.search(_normal(text)))
-
-
 #: A few everyday concepts that logs name in several languages, so an English opinion meets
 #: its French or Chinese evidence. Each phrase becomes the concept's token.
 CONCEPTS: dict[str, tuple[str, ...]] = {

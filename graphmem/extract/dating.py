@@ -14,6 +14,7 @@ state began or ends; other phrases are what the clause talks about:
 | "Nov 27–Dec 1", "del 3 al 9 de abril"            | Nov 27 … Dec 1                        |
 | "next year", "in March" (ahead), "tomorrow"      | day … day, mood "plan"                |
 | a plan or hypothetical (graphmem.extract.mood)           | day … day, its mood                   |
+| "the 15 April outage" (a date naming a thing)    | day …  (graphmem.extract.attributive) |
 
 A plan or hypothetical is an event of the day it was written, never a state: its
 validity is that one day, and `mood` says which, so supersession and as-of recall can skip
@@ -28,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from graphmem.extract.attributive import names_a_thing
 from graphmem.extract.mood import Mood, clauses, mood
 from graphmem.extract.timex import DEFAULT_LANGUAGES, TimeSpan, extract_times
 
@@ -100,7 +102,9 @@ def date_block(
         extra = [s for s in extra if s.char_end <= DATED_CHARS]
     bounds = clauses(text)
     found = extract_times(text, day, languages, clause_bounds=bounds)
-    spans = sorted([*found, *extra], key=lambda s: s.char_start)
+    spans = sorted(
+        (s for s in [*found, *extra] if not names_a_thing(text, s)), key=lambda s: s.char_start
+    )
     parts = []
     for a, b in bounds:
         inside = [s for s in spans if a <= s.char_start < b]

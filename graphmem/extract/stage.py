@@ -17,8 +17,8 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
-from graphmem.compile.rows import BlockExtras, EntityInfo, declare, page_aliases
 from graphmem.extract.dating import DATED_CHARS, Dating, date_block
+from graphmem.extract.declared import BlockExtras, EntityInfo, declare, page_aliases
 from graphmem.extract.entities import (
     Gazetteer,
     KnownEntity,

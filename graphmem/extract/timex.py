@@ -67,6 +67,9 @@ AROUND_DAYS = 3
 # logs record history, and the plans they mention are weeks ahead, not a season. A clause
 # that looks forward ("will", "va", "wird") takes the next one instead.
 LOOKAHEAD_DAYS = 92
+#: A month named with no tense either way is the coming one if it is at most this many
+#: months ahead ("off to Chengdu in July", written in May), else the latest one.
+MONTH_LOOKAHEAD = 2
 
 _LATIN_BEFORE = r"(?<![0-9A-Za-zÀ-ÿ_])"
 _ZH_DIGITS = dict(zip("一二三四五六七八九", range(1, 10), strict=True)) | {"两": 2}
@@ -83,6 +86,15 @@ _RANGE_GAP = re.compile(
     r"\s*(?:[-–—~至到]|(?:to|until|till|through|thru|au|à|a|até|bis|al|hasta)(?!\w))\s*", re.I
 )
 _WEEKDAY_GAP = re.compile(r",?\s*")  # a weekday written before the date it names
+#: A day of the month right after a weekday: "Friday the 29th", "vendredi 29", "am Freitag,
+#: den 29.", "sexta-feira dia 29". Not a time ("Friday 10:30", "Friday 3 pm") nor a date
+#: the grammar reads whole ("Friday, 28 November": the next word is checked for a month).
+_WEEKDAY_DAY = re.compile(
+    r",?\s{1,3}(?:(?:the|le|den|dia|el|o)\s{1,3})?(?P<d>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th|er|º|°)?"
+    r"(?![\d:]|\.\d|\s{0,3}(?:h|am|pm|a\.m|p\.m|uhr)(?!\w))",
+    re.IGNORECASE,
+)
+_NEXT_WORD = re.compile(r"\.?[\s,]{0,12}(?:(?:de|of)\s{1,3})?([^\W\d_]+)")
 _AND_GAP = re.compile(r"\s+(?:and|et|e)\s+", re.I)  # only after "between"/"entre"
 
 
@@ -316,11 +328,13 @@ def _period(anchor: date, unit: str) -> Resolved:
     return date(anchor.year, 1, 1), date(anchor.year, 12, 31), "year"
 
 
-def _month_span(month: int, direction: int | None, ref: date, lean: int = 0) -> Resolved:
+def _month_span(month: int, direction: int | None, ref: date, lean: int = -1) -> Resolved:
     """A month without a year: None = latest not after `ref` (the first not before it when
-    the clause looks forward, `lean` 1), -1 before, 0 this year, 1 after."""
+    the clause looks forward, `lean` 1; when it looks neither way, `lean` 0, the latest at
+    most MONTH_LOOKAHEAD months after it), -1 before, 0 this year, 1 after."""
     y = ref.year
-    if direction is None and lean > 0:
+    ahead = (month - ref.month) % 12
+    if direction is None and (lean > 0 or (lean == 0 and 0 < ahead <= MONTH_LOOKAHEAD)):
         return _period(date(y + (month < ref.month), month, 1), "month")
     if (direction is None and month > ref.month) or (direction == -1 and month >= ref.month):
         y -= 1
@@ -403,7 +417,7 @@ def _absolute(
         if ref is None:
             return None
         month = _zh_int(m["zmo"])
-        return atom._replace(span=_month_span(month, None, ref, _direction(atom)))
+        return atom._replace(span=_month_span(month, None, ref, _month_lean(atom)))
     licensed = atom.role in ("license", "open", "around", "until", "from")
     word, year = m[f"{kind}_m"], m[f"{kind}_y"] if kind != "mon" else None
     if _key(word) in W.AMBIGUOUS_MONTHS and word[:1].islower() and not (year or atom.role):
@@ -423,7 +437,13 @@ def _absolute(
     if ref is None or not (directions or licensed):
         return None  # a bare month name needs "in", "since", "last"... to be a date
     direction = directions[0] if directions else None
-    return atom._replace(span=_month_span(month, direction, ref, _direction(atom)))
+    return atom._replace(span=_month_span(month, direction, ref, _month_lean(atom)))
+
+
+def _month_lean(atom: _Atom) -> int:
+    """How an undirected month resolves: as :func:`_direction`, but 0 when neither its
+    preposition nor its clause says a way (_month_span then takes a coming month)."""
+    return 0 if atom.lean == 0 and atom.role in ("", "license") else _direction(atom)
 
 
 def _direction(atom: _Atom) -> int:
@@ -470,7 +490,12 @@ def _relative(
         name, directions = _key(m["wd"]), [g.mods[_key(m[x])] for x in ("wd_pm", "wd_sm") if m[x]]
         if name in W.PT_SHORT_WEEKDAYS and not directions:
             return None  # "segunda" alone is also "second"
-        anchor = _weekday(ref, g.weekdays[name], directions[0] if directions else _direction(atom))
+        direction = directions[0] if directions else _direction(atom)
+        dated = _weekday_day(text, m.end(), g, ref, g.weekdays[name], direction)
+        if dated is not None:
+            day, end = dated
+            return atom._replace(end=end, span=_period(day, "day"))
+        anchor = _weekday(ref, g.weekdays[name], direction)
         return atom._replace(span=_period(anchor, "day"))
     if kind == "zh_wd":
         weekday, prefix = min("一二三四五六日天".index(m["zw_d"]), 6), m["zw_p"]
@@ -500,6 +525,44 @@ def _relative(
         n = _zh_int(m["zr_n"]) if m["zr_n"] else 1
         return atom._replace(span=(_shift(ref, -n, _ZH_UNITS[m["zr_u"]]), ref, "range"))
     return None
+
+
+def _weekday_day(
+    text: str, pos: int, g: _Grammar, ref: date, weekday: int, direction: int
+) -> tuple[date, int] | None:
+    """The date a day of the month written right after a weekday names, and where it ends.
+
+    The day wins over the weekday: the date with that day of the month nearest to `ref`
+    (within two months either way) that falls on `weekday`, else the nearest with that
+    day; a tie goes `direction`'s way. None when no day follows (see _WEEKDAY_DAY), or a
+    unit or month follows it ("Tuesday 2 weeks ago" counts; "Friday 28 November" is read
+    whole by the grammar).
+    """
+    m = _WEEKDAY_DAY.match(text, pos)
+    if m is None:
+        return None
+    after = _NEXT_WORD.match(text, m.end())
+    if after is not None:
+        word = _key(after[1])
+        if word in g.months or word in g.units:
+            return None
+    n = int(m["d"])
+    candidates = [
+        found
+        for k in range(-2, 3)
+        if (found := _real(*_month_add(ref.year, ref.month, k), n)) is not None
+    ]
+    if not candidates:
+        return None
+    same = [c for c in candidates if c.weekday() == weekday] or candidates
+    best = min(same, key=lambda c: (abs((c - ref).days), (c - ref).days * direction < 0))
+    return best, m.end()
+
+
+def _month_add(year: int, month: int, k: int) -> tuple[int, int]:
+    """(year, month) `k` months after `month` of `year`."""
+    index = year * 12 + month - 1 + k
+    return index // 12, index % 12 + 1
 
 
 #: Kinds whose resolution depends on whether their clause looks forward or back.

@@ -18,7 +18,7 @@ seconds even when one line changed. The delta path instead
    their new rows and applies the cross-file differences, in the graph (one transaction),
    the seed index and its projection. The caller publishes it like any build.
 
-The result equals a clean rebuild: tests/test_delta.py compares every node, relationship,
+The result equals a clean rebuild: tests/index/test_delta.py compares every node, relationship,
 seed and projection row. What the next delta needs is kept in the generation as
 :data:`STATE_FILE`.
 """

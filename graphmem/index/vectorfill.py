@@ -12,7 +12,7 @@ on every one of those generations: vector search covers the rows that have a vec
 Nothing is lost when the run is killed: every batch of vectors is committed to the
 embedding cache as it is made, so the next ``index`` (which resumes any generation with
 pending rows) puts them in at once and embeds only the rest. When the fill is complete the
-generation equals one built with all vectors at once (tests/test_vectorfill.py).
+generation equals one built with all vectors at once (tests/index/test_vectorfill.py).
 """
 
 from __future__ import annotations

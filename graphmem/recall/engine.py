@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from graphmem.config import Settings
+from graphmem.config.presets import RecallConfig
 from graphmem.errors import NotIndexedError
 from graphmem.extract.crosslingual import english_query
 from graphmem.extract.entities import Gazetteer
@@ -37,7 +38,6 @@ from graphmem.extract.slots import SETTING, VERSION, Slot, slots, temporary
 from graphmem.extract.stopwords import content_words
 from graphmem.index.vectorfill import coverage_notice
 from graphmem.recall.about import holds_at
-from graphmem.recall.config import RecallConfig
 from graphmem.recall.fusion import jaccard_matrix, mmr, recency_factor, rrf, score_fusion
 from graphmem.recall.lookups import entity_gazetteer, rows_by_ids
 from graphmem.recall.packets import Packet, RecallResult, source_ref, timestamp, within_budget

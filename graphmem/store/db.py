@@ -8,9 +8,8 @@ with an explicit buffer pool (Kùzu's default reserves ~80% of RAM) and a bounde
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import date
 from pathlib import Path
 from typing import Any, cast
 
@@ -173,19 +172,3 @@ def _undecodable(exc: UnicodeDecodeError) -> str:
     text = raw.decode("utf-8", errors="replace").splitlines()
     first = text[0][:200] if text else ""
     return f"{first} (the data is not UTF-8 text: is the file binary?)"
-
-
-def to_date(value: str | date | None) -> date | None:
-    """Accept ISO strings or dates; None stays None."""
-    if value is None or isinstance(value, date):
-        return value
-    return date.fromisoformat(value)
-
-
-def table_counts(graph: Graph, tables: Sequence[str]) -> dict[str, int]:
-    """Row counts per node table (for status)."""
-    counts = {}
-    for table in tables:
-        rows = graph.execute(f"MATCH (n:{table}) RETURN count(n)", name=f"count {table}").rows
-        counts[table] = int(rows[0][0])
-    return counts

@@ -1,0 +1,1 @@
+"""Edits of the Markdown itself: retain (append a typed bullet), merge (record an alias)."""

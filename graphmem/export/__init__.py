@@ -1,0 +1,1 @@
+"""Export targets: files (GraphML, JSON, CSV) and a FalkorDB server (``falkordb/``)."""
