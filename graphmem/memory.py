@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from graphmem.edit.retain import RetainResult
     from graphmem.export.files import ExportReport
     from graphmem.index.build import IndexReport, Progress
+    from graphmem.reflect.core import Applied, CoreProposal
     from graphmem.reflect.run import OpinionView, ReflectReport
     from graphmem.store.db import Rows
 
@@ -519,19 +520,46 @@ class Memory:
                 self._release_if_stale()
 
     def retain(
-        self, bullet: str, *, today: Day = None, on_wait: Callable[[str], None] | None = None
+        self,
+        bullet: str,
+        *,
+        today: Day = None,
+        replaces: str | None = None,
+        on_wait: Callable[[str], None] | None = None,
     ) -> RetainResult:
         """Append one typed bullet (``W|B|O|O(c=0.8)|S @Entity: text``, a leading ``- ``
         is fine) to the Retain section of today's log, then re-index (waiting, bounded, for
         another writer; `on_wait` hears of it). A malformed bullet raises
-        :class:`~graphmem.errors.BulletError` and nothing is written."""
+        :class:`~graphmem.errors.BulletError` and nothing is written.
+
+        `replaces` (``memory/2025-11-27.md#L12``) names the fact it replaces: the bullet
+        ends in ``(replaces ...)`` and the index ends the old fact (never deletes it)."""
         from graphmem.edit.retain import retain as do_retain
 
         with self._lock:
             self._check_workspace()
             try:
                 return do_retain(
-                    self.settings, bullet, today=self._now(today, "today"), on_wait=on_wait
+                    self.settings,
+                    bullet,
+                    today=self._now(today, "today"),
+                    replaces=replaces,
+                    on_wait=on_wait,
+                )
+            finally:
+                self._release_if_stale()
+
+    def retract(self, source: str, *, reason: str | None = None, today: Day = None) -> RetainResult:
+        """Write a dated retraction of the fact or opinion at `source` (``path#L12``) into
+        today's Retain section, then re-index: a fact ends today, an opinion is marked
+        retracted with the line as evidence. Nothing is deleted."""
+        from graphmem.edit.retain import retract as do_retract
+
+        with self._lock:
+            self._check_workspace()
+            try:
+                return do_retract(
+                    self.settings, source, reason=reason, today=self._now(today, "today")
                 )
             finally:
                 self._release_if_stale()
@@ -573,6 +601,27 @@ class Memory:
             except ValueError:
                 continue
         return max(days, default=None)
+
+    def core_proposals(self) -> list[CoreProposal]:
+        """The numbered core-memory proposals (stale ``memory.md`` lines with what
+        superseded them, durable facts to add), as ``bank/proposals.md`` lists them."""
+        from graphmem.reflect.core import list_proposals
+
+        with self._lock:
+            return list_proposals(self._reader().graph, self.settings.workspace)
+
+    def core_apply(self, number: int, *, dry_run: bool = False) -> Applied:
+        """Apply core proposal `number` as a minimal, atomic edit of the core file, then
+        re-index; with `dry_run` only return the diff."""
+        from graphmem.reflect.core import core_apply
+
+        with self._lock:
+            self._check_workspace()
+            self._drop_reader()
+            try:
+                return core_apply(self.settings, number, dry_run=dry_run)
+            finally:
+                self._release_if_stale()
 
     def merge(self, keep: str, alias: str) -> MergeResult:
         """Record entity `alias` as an alias of `keep` on keep's bank page, then re-index."""

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from graphmem.compile import opinions, stance, supersede, verdicts
+from graphmem.compile.explicit import apply_retractions, find_explicit, merge_supersessions
 from graphmem.compile.opinions import EvidenceIn, Link, OpinionIn, OpinionState, evaluate, names_in
 from graphmem.compile.supersede import KINDS as SUPERSEDE_KINDS
 from graphmem.compile.supersede import LOG as SUPERSEDE_LOG
@@ -660,7 +661,9 @@ def find_fact_supersessions(
     for ent in entities.values():
         for name in (ent.name, *ent.aliases):
             surfaces.setdefault(name.casefold(), ent.slug)
-    return find_supersessions(inputs, surfaces, bearing=bearing)
+    found = find_supersessions(inputs, surfaces, bearing=bearing)
+    # what a bullet says outright ("(replaces memory/D.md#L12)") beats what a rule guessed
+    return merge_supersessions(found, find_explicit(facts))
 
 
 def _evolve_opinions(
@@ -707,6 +710,7 @@ def _evolve_opinions(
     surfaces = opinion_surfaces(entities or {})
     if opinions_of is None:
         links, states = evaluate(opinions, evidence, supersessions=changes, surfaces=surfaces)
+        links, states = apply_retractions(links, states, find_explicit(facts).retractions)
         return links, states, days
     # Only the opinions about `opinions_of` (or naming one of them), with everything that
     # can bear on them: items about one of their entities (as evaluate sees it: those the
@@ -743,7 +747,9 @@ def _evolve_opinions(
     keep_e = [e for e in evidence if keep(e)]
     links, states = evaluate(keep_o, keep_e, supersessions=changes, surfaces=surfaces, aim=opinions)
     links = [lk for lk in links if lk.opinion in wanted]
-    return links, {k: v for k, v in states.items() if k in wanted}, days
+    states = {k: v for k, v in states.items() if k in wanted}
+    links, states = apply_retractions(links, states, find_explicit(facts).retractions)
+    return links, states, days
 
 
 def text_evidence(texts: Iterable[FactRef]) -> list[EvidenceIn]:

@@ -21,10 +21,18 @@ from graphmem.config import Settings
 from graphmem.errors import BulletError, GraphmemError, IndexLockedError, WorkspaceError
 from graphmem.index.build import IndexReport, index_workspace
 from graphmem.parse.blocks import Block
+from graphmem.parse.links import read_link
 
 # The heading and fence patterns are the parser's own, so "where is the Retain section"
 # is answered exactly as the indexer answers it.
-from graphmem.parse.parser import FENCE, RETAIN_HEADINGS, front_matter, heading, parse
+from graphmem.parse.parser import (
+    FENCE,
+    RETAIN_HEADINGS,
+    file_role,
+    front_matter,
+    heading,
+    parse,
+)
 from graphmem.parse.textio import newline_of
 from graphmem.parse.workspace import NotRegularFile, read_regular
 from graphmem.recall.packets import source_ref
@@ -55,6 +63,8 @@ class RetainResult:
     notice: str | None = None
     #: Things about the bullet worth fixing that did not stop it being saved.
     warnings: tuple[str, ...] = ()
+    #: The line as written, without its ``- ``: ``W @Peter: Lives in Vienna.``
+    text: str = ""
 
     @property
     def source(self) -> str:
@@ -197,21 +207,60 @@ def retain(
     today: date,
     reindex: bool = True,
     on_wait: Callable[[str], None] | None = None,
+    replaces: str | None = None,
 ) -> RetainResult:
     """Append `bullet` (``W|B|O|O(c=0.8)|S @Entity: text``, with or without ``- ``) to the
     Retain section of ``memory/<today>.md`` and, when `reindex`, bring the index up to date.
 
-    Raises :class:`BulletError` for a malformed or multi-line bullet, before writing anything.
-    Once the bullet is written nothing raises: an index that fails says so in `notice`. The
-    same bullet already in today's Retain section is not written again (a retry is safe).
+    `replaces` (``memory/2025-11-27.md#L12``) names the fact the bullet replaces: the bullet
+    is written with ``(replaces memory/2025-11-27.md#L12)`` at its end, which the index reads
+    as a SUPERSEDES edge (graphmem.compile.explicit); the old line stays, closed.
+
+    Raises :class:`BulletError` for a malformed or multi-line bullet, or a `replaces` that
+    names no fact line, before writing anything. Once the bullet is written nothing raises:
+    an index that fails says so in `notice`. The same bullet already in today's Retain
+    section is not written again (a retry is safe).
     """
+    _check_workspace(settings)
+    rel = f"memory/{today.isoformat()}.md"
+    text = check_bullet(bullet, rel)
+    if replaces is not None:
+        target = find_line(settings, replaces)
+        if target.block.kind == "opinion":
+            raise BulletError(
+                f"{replaces} is an opinion; an opinion is not replaced but retracted "
+                "(`graphmem retract`) or answered by a new O bullet; nothing was written"
+            )
+        _, then, _ = file_role(target.path)
+        if then is not None and then > today:
+            raise BulletError(
+                f"{replaces} is dated {then.isoformat()}, after {today.isoformat()}: a bullet "
+                "replaces only an older line; nothing was written"
+            )
+        if read_link(text) is not None:
+            raise BulletError(f"the bullet already ends in a link: {text!r}; nothing was written")
+        text = check_bullet(f"{text.rstrip()} (replaces {target.source})", rel)
+    return _write(settings, rel, text, today, reindex, on_wait)
+
+
+def _check_workspace(settings: Settings) -> None:
     if not settings.workspace.is_dir():
         raise WorkspaceError(
             f"workspace {settings.workspace} does not exist; "
             "pass --workspace DIR or set GRAPHMEM_WORKSPACE"
         )
-    rel = f"memory/{today.isoformat()}.md"
-    text = check_bullet(bullet, rel)
+
+
+def _write(
+    settings: Settings,
+    rel: str,
+    text: str,
+    today: date,
+    reindex: bool,
+    on_wait: Callable[[str], None] | None = None,
+) -> RetainResult:
+    """Write the checked bullet `text` into `rel`'s Retain section and re-index (waiting,
+    bounded, for another writer; `on_wait` hears of it)."""
     with _retain_lock(settings):
         path = _target(settings, rel)
         if path.exists() and not path.is_file():
@@ -265,7 +314,7 @@ def retain(
             "the bullet names no @entity, so `about` and entity recall will not find it; "
             f"say who or what it is about, e.g. `{EXAMPLE}`",
         )
-    return RetainResult(rel, line, block.id, block, report, notice, warnings)
+    return RetainResult(rel, line, block.id, block, report, notice, warnings, text)
 
 
 def existing_bullet(data: bytes, text: str) -> int | None:
@@ -290,3 +339,73 @@ def _block_at(rel: str, data: bytes, line: int) -> Block | None:
         if block.line_start == line and not block.is_passage and block.origin == "retain":
             return block if block.line_end == line else None
     return None
+
+
+@dataclass(frozen=True)
+class Line:
+    """A typed bullet found by its citation: where it is and what the parser reads there."""
+
+    path: str
+    block: Block
+
+    @property
+    def source(self) -> str:
+        """Its citation, first line only: ``memory/2025-11-27.md#L12``."""
+        return f"{self.path}#L{self.block.line_start}"
+
+
+def find_line(settings: Settings, source: str) -> Line:
+    """The typed bullet (fact or opinion) at `source` (``path#L12`` or ``path#L12-L13``,
+    workspace-relative); :class:`BulletError` saying what is there when it is none."""
+    path, sep, lines = source.strip().partition("#L")
+    first = lines.split("-")[0]
+    if not sep or not path or not first.isdigit():
+        raise BulletError(
+            f"{source!r} is not a line citation; expected PATH#Ln, e.g. memory/2025-11-27.md#L12"
+        )
+    rel = Path(path).as_posix()
+    target = settings.workspace / rel
+    if rel.startswith(("/", "..")) or ".." in Path(rel).parts or not target.is_file():
+        raise BulletError(f"{source}: no such file in the workspace; nothing was written")
+    line = int(first)
+    data = target.read_bytes().removeprefix(b"\xef\xbb\xbf")
+    for block in parse(rel, data.decode("utf-8", errors="replace")).blocks:
+        if not block.is_passage and block.line_start <= line <= block.line_end:
+            return Line(rel, block)
+    raise BulletError(
+        f"{source}: line {line} holds no fact or opinion bullet (only typed bullets and "
+        "memory.md lines can be replaced or retracted); nothing was written"
+    )
+
+
+def retraction_bullet(target: Line, reason: str | None) -> str:
+    """The retraction line for `target`: ``S @Peter: retracted: REASON (retracts path#Ln)``;
+    without a reason it quotes the retracted text."""
+    who = " ".join(f"@{m}" for m in (target.block.subject or target.block.mentions[:1]))
+    said = " ".join((reason or "").split()) or f"“{_clip(target.block.text)}” no longer holds"
+    return f"S {who + ': ' if who else ''}retracted: {said} (retracts {target.source})"
+
+
+def _clip(text: str, limit: int = 100) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def retract(
+    settings: Settings,
+    source: str,
+    *,
+    today: date,
+    reason: str | None = None,
+    reindex: bool = True,
+) -> RetainResult:
+    """Write a dated retraction of the fact or opinion at `source` into today's Retain
+    section (see :func:`retraction_bullet`) and re-index: a fact ends today (valid_to), an
+    opinion is marked retracted with the line as its evidence. Nothing is deleted."""
+    _check_workspace(settings)
+    rel = f"memory/{today.isoformat()}.md"
+    target = find_line(settings, source)
+    if reason is not None and ("\n" in reason or "\r" in reason):
+        raise BulletError("a retraction reason is one line; nothing was written")
+    text = check_bullet(retraction_bullet(target, reason), rel)
+    return _write(settings, rel, text, today, reindex)

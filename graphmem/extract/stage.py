@@ -39,6 +39,7 @@ from graphmem.extract.timex_fallback import (
     needs_fallback,
 )
 from graphmem.parse.blocks import Block, EntityPage, Notice, ParsedFile
+from graphmem.parse.links import without_link
 from graphmem.parse.names import fold, name_probe, slugify
 from graphmem.store.beside import Later
 from graphmem.store.cache import FileCache, code_version
@@ -397,12 +398,15 @@ def _dating(pf: ParsedFile) -> tuple[dict[str, Any], str | None]:
     budget = Budget()
     for block in pf.blocks:
         extra = []
+        # the day in an explicit link ("(replaces memory/2025-11-27.md#L12)") dates the old
+        # line, not this one
+        text = without_link(block.text)
         if fallback and language and not budget.spent:
-            extra = fallback_times(block.text[:DATED_CHARS], pf.day, language, budget)
+            extra = fallback_times(text[:DATED_CHARS], pf.day, language, budget)
             if budget.spent:  # this block's windows did not fit: none later is read
                 message = BUDGET_NOTICE.format(chars=FILE_CHARS, lang=language)
                 warned.append([block.line_start, message])
-        dating = date_block(block.text, pf.day, block.kind, extra=extra)
+        dating = date_block(text, pf.day, block.kind, extra=extra)
         blocks[block.id] = [_iso(dating.valid_from), _iso(dating.valid_to), dating.mood]
     return {"blocks": blocks, "warnings": warned}, notice
 

@@ -25,6 +25,7 @@ from urllib.parse import quote
 
 from graphmem.errors import GraphmemError
 from graphmem.extract.aspect import aspect, event_day, start_day
+from graphmem.extract.mood import mood
 from graphmem.parse.names import fold, normalize_text, slugify
 from graphmem.parse.parser import GENERATED_BEGIN, GENERATED_END
 from graphmem.parse.textio import ending_of, newline_of
@@ -174,6 +175,11 @@ def _load(graph: Graph) -> _Data:
         opinion_entities=_grouped(graph.run("bank/opinion_entities").dicts(), "id"),
         evidence=dict(evidence),
     )
+
+
+def load(graph: Graph) -> _Data:
+    """What the bank pages and the core proposals are made from, read from `graph` once."""
+    return _load(graph)
 
 
 def _source(row: dict[str, Any]) -> str:
@@ -524,12 +530,40 @@ def _similar(a: set[str], b: set[str]) -> bool:
     return bool(a and b) and len(a & b) / len(a | b) >= SAME_CLAIM
 
 
-def _proposals_block(
-    data: _Data, memory: str, min_days: int = PAGE_MIN_DAYS, min_mentions: int = PAGE_MIN_MENTIONS
-) -> str:
-    """World facts about the most-mentioned entities that are current, open-ended, not a
-    plan, stated on two or more days (or in two files), and not in memory.md yet."""
-    page = "bank/proposals.md"
+def _values(text: str) -> set[str]:
+    """The value-like words of a statement: numbers and capitalised words after its first."""
+    found = _WORD.findall(text)[1:]
+    return {fold(w) for w in found if w[0].isdigit() or w[0].isupper()}
+
+
+def _restates(a: set[str], b: set[str]) -> bool:
+    """Whether two similar statements say the same thing: not when each holds a value the
+    other lacks ("Oat milk is Oatly, 36 L" vs "now Alpro, 40 L" is a change, not a repeat)."""
+    return not (a - b and b - a)
+
+
+@dataclass(frozen=True)
+class Durable:
+    """A durable fact the core file does not hold yet, and why it deserves a place."""
+
+    #: The statement (the latest wording; a bank page's when one restates it).
+    text: str
+    #: The names of the entities it is about (subject or explicit @mention), subject first.
+    names: tuple[str, ...]
+    #: Citations of every statement of it, oldest first.
+    evidence: tuple[str, ...]
+    #: On how many distinct days it was stated.
+    days: int
+    #: The slugs of every entity it mentions.
+    slugs: tuple[str, ...]
+    #: Sort key: the rank of its most-mentioned entity, then the statement's order.
+    key: tuple[int, tuple[bool, date, str, int]]
+
+
+def durable_facts(data: _Data, memory: str) -> list[Durable]:
+    """World facts about the most-mentioned entities that are current, open-ended, a state
+    (no plan, trip or conditional), stated on two or more days (or in two files), and not
+    in the core file (`memory`, its text) yet; in rank order."""
     ranked = sorted(data.entities, key=lambda e: (-int(e["mentions"] or 0), e["slug"]))
     rank = {e["slug"]: i for i, e in enumerate(ranked[:TOP_ENTITIES])}
     cands = [
@@ -539,10 +573,14 @@ def _proposals_block(
         and i not in data.replaced
         and f["valid_to"] is None
         and not (f["valid_from"] and f["day"] and f["valid_from"] > f["day"])
-        and f["path"] != "memory.md"
+        and f["path"] not in ("memory.md", "MEMORY.md")
         and any(e["slug"] in rank for e in data.fact_entities.get(i, []))
+        # a plan, a trip or a conditional is no durable state
+        and mood(f["text"]) is None
+        and aspect(f["text"], f["day"]) == "state"
     ]
     words = {f["id"]: _words(f["text"]) for f in cands}
+    values = {f["id"]: _values(f["text"]) for f in cands}
     parent = {f["id"]: f["id"] for f in cands}
 
     def root(i: str) -> str:
@@ -554,14 +592,18 @@ def _proposals_block(
         ents_a = {e["slug"] for e in data.fact_entities.get(a["id"], [])}
         for b in cands[n + 1 :]:
             shared = ents_a & {e["slug"] for e in data.fact_entities.get(b["id"], [])}
-            if shared and _similar(words[a["id"]], words[b["id"]]):
+            if (
+                shared
+                and _similar(words[a["id"]], words[b["id"]])
+                and _restates(values[a["id"]], values[b["id"]])
+            ):
                 parent[root(b["id"])] = root(a["id"])
     clusters: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for f in cands:
         clusters[root(f["id"])].append(f)
     core = normalize_text(memory)
     core_lines = [_words(line) for line in memory.splitlines() if line.strip()]
-    items: list[tuple[tuple[int, tuple[bool, date, str, int]], str]] = []
+    items: list[Durable] = []
     for members in clusters.values():
         members.sort(key=_order)
         days = {m["day"] for m in members if m["day"]}
@@ -576,21 +618,68 @@ def _proposals_block(
         curated = [m for m in members if m["origin"] == "bank"]
         best = (curated or members)[-1]  # a bank page's wording is already a summary
         ents = data.fact_entities.get(best["id"], [])
-        tags = " ".join(
-            "@" + "-".join(e["name"].split()) for e in ents if e["how"] in ("subject", "explicit")
-        )
-        cites = ", ".join(_cite(_source(m), page) for m in members)
+        named = [e for e in ents if e["how"] in ("subject", "explicit")]
+        named.sort(key=lambda e: e["how"] != "subject")
         first = min(rank[e["slug"]] for e in ents if e["slug"] in rank) if ents else TOP_ENTITIES
-        line = f"- W {tags + ': ' if tags else ''}{_clean(best['text'])} ({cites})"
-        items.append(((first, _order(best)), line))
+        items.append(
+            Durable(
+                _clean(best["text"]),
+                tuple(e["name"] for e in named),
+                tuple(_source(m) for m in members),
+                len(days),
+                tuple(sorted({e["slug"] for e in ents})),
+                (first, _order(best)),
+            )
+        )
+    return sorted(items, key=lambda d: d.key)
+
+
+def _proposals_block(
+    data: _Data,
+    workspace: Path,
+    memory: str,
+    min_days: int = PAGE_MIN_DAYS,
+    min_mentions: int = PAGE_MIN_MENTIONS,
+) -> str:
+    """The core-memory proposals (graphmem.reflect.core), numbered as ``graphmem core list``
+    numbers them, then the entities that may deserve a page."""
+    from graphmem.reflect.core import core_proposals
+
+    page = "bank/proposals.md"
+    proposals = core_proposals(data, workspace)
+    updates = [p for p in proposals if p.action == "update"]
+    adds = [p for p in proposals if p.action == "add"]
     out = [
-        "Durable facts stated on two or more days (or restated in a bank page) that memory.md",
-        "does not hold yet. Copy the ones worth keeping into memory.md; graphmem never edits it.",
+        "Edits proposed for the core file (memory.md / MEMORY.md). graphmem never edits it on",
+        "its own: `graphmem core apply N` applies proposal N (`--dry-run` shows the diff).",
         "",
-        *(line for _, line in sorted(items)),
+        "## Stale lines",
+        "",
     ]
-    if not items:
+    for p in updates:
+        cites = ", ".join(_cite(c, page) for c in p.evidence)
+        out.append(
+            f"{p.number}. {_cite(p.source, page)} is stale: “{_clean(p.old)}”; "
+            f"superseded by {cites} ({_clean(p.reason)}). Proposed: “{_clean(p.new)}”"
+        )
+    if not updates:
+        out.append("_No core line is superseded._")
+    out.extend(
+        [
+            "",
+            "## Durable facts",
+            "",
+            "Stated on two or more days (or restated in a bank page), still valid, and not in",
+            "the core file yet.",
+            "",
+        ]
+    )
+    for p in adds:
+        cites = ", ".join(_cite(c, page) for c in p.evidence)
+        out.append(f"{p.number}. {_clean(p.new.removeprefix('- '))} ({cites})")
+    if not adds:
         out.append("_Nothing to propose._")
+    ranked = sorted(data.entities, key=lambda e: (-int(e["mentions"] or 0), e["slug"]))
     suggested = [
         f"- {_clean(e['name'])} ({int(e['mentions'] or 0)} mentions on {data.days.get(e['slug'], 0)} days)"
         for e in ranked
@@ -794,7 +883,7 @@ def regenerate(
         (
             "bank/proposals.md",
             "Proposals for memory.md",
-            _proposals_block(data, memory, min_days, min_mentions),
+            _proposals_block(data, workspace, memory, min_days, min_mentions),
         ),
     ):
         try:

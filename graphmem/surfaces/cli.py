@@ -29,6 +29,7 @@ from graphmem.config import Settings, resolve_settings
 from graphmem.errors import ArgumentError, GraphmemError
 
 if TYPE_CHECKING:
+    from graphmem.edit.retain import RetainResult
     from graphmem.memory import Memory
 
 
@@ -724,6 +725,14 @@ def retain(
         str | None,
         typer.Option(metavar="DAY", help="The day's log to append to (default: today)."),
     ] = None,
+    replaces: Annotated[
+        str | None,
+        typer.Option(
+            metavar="PATH#Ln",
+            help="The fact this bullet replaces (e.g. memory/2025-11-27.md#L12): the bullet "
+            "ends in '(replaces PATH#Ln)' and the old fact ends; nothing is deleted.",
+        ),
+    ] = None,
     json_out: JsonOpt = False,
     workspace: WorkspaceOpt = None,
 ) -> None:
@@ -732,7 +741,41 @@ def retain(
     Example: graphmem retain "O(c=0.8) @Peter: Prefers voice notes"
     """
     with memory(workspace) as mem:
-        result = mem.retain(bullet, today=today, on_wait=_say_waiting)
+        result = mem.retain(bullet, today=today, replaces=replaces, on_wait=_say_waiting)
+    _echo_retained(result, json_out, "retained")
+
+
+@app.command()
+@guarded
+def retract(
+    source: Annotated[
+        str,
+        typer.Argument(
+            metavar="SOURCE",
+            help="The fact or opinion line to retract, e.g. memory/2025-11-27.md#L12.",
+        ),
+    ],
+    reason: Annotated[
+        str | None,
+        typer.Option(metavar="TEXT", help="Why it no longer holds (default: quotes the line)."),
+    ] = None,
+    today: Annotated[
+        str | None,
+        typer.Option(metavar="DAY", help="The day's log to write to (default: today)."),
+    ] = None,
+    json_out: JsonOpt = False,
+    workspace: WorkspaceOpt = None,
+) -> None:
+    """Write a dated retraction of a fact or opinion line, then re-index (nothing deleted).
+
+    Example: graphmem retract memory/2025-11-27.md#L12 --reason "moved to Vienna"
+    """
+    with memory(workspace) as mem:
+        result = mem.retract(source, reason=reason, today=today)
+    _echo_retained(result, json_out, "retraction written", show=True)
+
+
+def _echo_retained(result: RetainResult, json_out: bool, what: str, show: bool = False) -> None:
     if json_out:
         _echo_json(
             {
@@ -750,7 +793,7 @@ def retain(
         typer.echo(f"warning: {warning}", err=True)
     if result.notice:
         typer.echo(f"notice: {result.notice}", err=True)
-    typer.echo(f"retained at {result.source}")
+    typer.echo(f"{what} at {result.source}" + (f": - {result.text}" if show else ""))
 
 
 @app.command()
@@ -1236,6 +1279,69 @@ def entities_merge(
         typer.echo(f"{result.page}: added alias {', '.join(result.added)}; re-indexed")
     else:
         typer.echo(f"{result.page} already lists them; nothing to change")
+
+
+core_app = typer.Typer(
+    no_args_is_help=True,
+    help="Core memory (memory.md / MEMORY.md): list reflect's proposals, apply one.\n\n"
+    "Example: graphmem core apply 1 --dry-run",
+)
+app.add_typer(core_app, name="core")
+
+
+@core_app.command("list")
+@guarded
+def core_list(json_out: JsonOpt = False, workspace: WorkspaceOpt = None) -> None:
+    """Numbered proposals: stale core lines with what superseded them, durable facts to add.
+
+    Example: graphmem core list
+    """
+    with memory(workspace) as mem:
+        found = mem.core_proposals()
+    if json_out:
+        _echo_json([p.to_dict() for p in found])
+        return
+    if not found:
+        typer.echo("no core proposals")
+    for p in found:
+        cites = ", ".join(p.evidence)
+        if p.action == "update":
+            typer.echo(f"{p.number}. update {p.source}: {p.old.strip()}")
+        else:
+            typer.echo(f"{p.number}. add to {p.source}:")
+        typer.echo(f"   -> {p.new.strip()}")
+        typer.echo(f"   evidence: {cites} ({p.reason})")
+
+
+@core_app.command("apply")
+@guarded
+def core_apply(
+    number: Annotated[int, typer.Argument(metavar="N", help="The proposal's number (core list).")],
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print the diff; change nothing.")
+    ] = False,
+    json_out: JsonOpt = False,
+    workspace: WorkspaceOpt = None,
+) -> None:
+    """Apply proposal N as a minimal, atomic edit of the core file, then re-index.
+
+    Example: graphmem core apply 1 --dry-run
+    """
+    with memory(workspace) as mem:
+        applied = mem.core_apply(number, dry_run=dry_run)
+    if json_out:
+        _echo_json(
+            {
+                **applied.proposal.to_dict(),
+                "diff": applied.diff,
+                "dry_run": applied.dry_run,
+                "generation": applied.index.generation if applied.index else None,
+            }
+        )
+        return
+    typer.echo(applied.diff, nl=False)
+    if not dry_run:
+        typer.echo(f"applied proposal {number} to {applied.proposal.path}; re-indexed")
 
 
 def click_command() -> Any:

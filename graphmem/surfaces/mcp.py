@@ -29,7 +29,7 @@ from typing_extensions import TypedDict  # pydantic needs it for TypedDict on Py
 
 from graphmem import __version__
 from graphmem.config import Settings, resolve_settings
-from graphmem.edit.retain import EXPECTED
+from graphmem.edit.retain import EXPECTED, RetainResult
 from graphmem.errors import ArgumentError, GraphmemError
 from graphmem.memory import Memory
 from graphmem.parse.workspace import NotRegularFile, read_regular
@@ -47,7 +47,9 @@ questions about people, projects, places, preferences and what happened when; ev
 cites exact lines (memory/2025-11-27.md#L12-L15) that memory_get opens. Use memory_about for
 everything known about one entity, memory_timeline for what happened to it in order, and
 memory_retain to save one new durable fact as `{EXPECTED}`
-(W world fact, B something you did, O opinion with confidence c, S summary)."""
+(W world fact, B something you did, O opinion with confidence c, S summary; `replaces` names
+the fact it replaces), memory_retract when a fact or opinion no longer holds, and
+memory_core_list / memory_core_apply to keep the core memory file current."""
 
 Kind = Literal["world", "experience", "observation", "opinion", "log"]
 WhenParam = Annotated[
@@ -86,6 +88,31 @@ class RetainOutput(TypedDict):
     id: str
     source: str
     notice: str | None
+
+
+class CoreOutput(TypedDict):
+    """What ``memory_core_list`` returns."""
+
+    proposals: list[dict[str, Any]]
+
+
+class CoreApplyOutput(TypedDict):
+    """What ``memory_core_apply`` returns."""
+
+    proposal: dict[str, Any]
+    diff: str
+    dry_run: bool
+
+
+def _retained(result: RetainResult) -> RetainOutput:
+    return {
+        "path": result.path,
+        "line": result.line,
+        "id": result.id,
+        "source": result.source,
+        "notice": "; ".join([*result.warnings, *([result.notice] if result.notice else [])])
+        or None,
+    }
 
 
 class GetOutput(TypedDict):
@@ -149,17 +176,22 @@ class Tools:
         tl = self.memory.timeline(name, since, until)
         return {"entity": tl.entity, "events": [x.to_dict() for x in tl.events]}
 
-    def retain(self, bullet: str) -> RetainOutput:
+    def retain(self, bullet: str, replaces: str | None = None) -> RetainOutput:
         """Append `bullet` to today's log and re-index."""
-        result = self.memory.retain(bullet)
-        return {
-            "path": result.path,
-            "line": result.line,
-            "id": result.id,
-            "source": result.source,
-            "notice": "; ".join([*result.warnings, *([result.notice] if result.notice else [])])
-            or None,
-        }
+        return _retained(self.memory.retain(bullet, replaces=replaces))
+
+    def retract(self, source: str, reason: str | None = None) -> RetainOutput:
+        """Write a dated retraction of the line at `source` and re-index."""
+        return _retained(self.memory.retract(source, reason=reason))
+
+    def core_list(self) -> CoreOutput:
+        """The numbered core-memory proposals."""
+        return {"proposals": [p.to_dict() for p in self.memory.core_proposals()]}
+
+    def core_apply(self, number: int, dry_run: bool = False) -> CoreApplyOutput:
+        """Apply core proposal `number` (or only show its diff)."""
+        applied = self.memory.core_apply(number, dry_run=dry_run)
+        return {"proposal": applied.proposal.to_dict(), "diff": applied.diff, "dry_run": dry_run}
 
     def get(
         self, path: str, start_line: int | None = None, end_line: int | None = None
@@ -372,6 +404,13 @@ def build_server(settings: Settings, today: Callable[[], date] = date.today) -> 
                 "E.g. 'W @Peter: Moved to Porto on Nov 15, 2025.'"
             ),
         ],
+        replaces: Annotated[
+            str | None,
+            Field(
+                description="The fact this one replaces, as a recall result cites it "
+                "('memory/2025-11-27.md#L12'): the old fact ends, nothing is deleted."
+            ),
+        ] = None,
     ) -> RetainOutput:
         """Save one durable fact to today's daily log and update the index at once.
 
@@ -381,7 +420,43 @@ def build_server(settings: Settings, today: Callable[[], date] = date.today) -> 
         Keep it to one self-contained line. A malformed bullet is refused with the reason
         and nothing is written. Returns the file, line, block id and citation.
         """
-        return worker.call(memory.retain, bullet)
+        return worker.call(memory.retain, bullet, replaces)
+
+    def memory_retract(
+        source: Annotated[
+            str,
+            Field(
+                description="The fact or opinion line to retract, as a recall result cites "
+                "it: 'memory/2025-11-27.md#L12'."
+            ),
+        ],
+        reason: Annotated[
+            str | None, Field(description="Why it no longer holds, one line.")
+        ] = None,
+    ) -> RetainOutput:
+        """Retract a fact or opinion that no longer holds: writes a dated line
+        `- S @Entity: retracted: REASON (retracts PATH#Ln)` to today's log and re-indexes.
+
+        Nothing is deleted: a retracted fact ends today, a retracted opinion is marked
+        retracted with this line as evidence. To state a new value instead, use
+        memory_retain with `replaces`."""
+        return worker.call(memory.retract, source, reason)
+
+    def memory_core_list() -> CoreOutput:
+        """Proposed edits of the core memory file (memory.md / MEMORY.md), numbered: stale
+        lines with the newer line that supersedes them, and durable facts to add, each
+        with its evidence (citations)."""
+        return worker.call(memory.core_list)
+
+    def memory_core_apply(
+        number: Annotated[int, Field(ge=1, description="The proposal's number.")],
+        dry_run: Annotated[
+            bool, Field(description="Only return the diff; change nothing.")
+        ] = False,
+    ) -> CoreApplyOutput:
+        """Apply one core-memory proposal as a minimal edit of the core file (every other
+        byte kept, atomic), then re-index. Returns the diff."""
+        return worker.call(memory.core_apply, number, dry_run)
 
     def memory_get(
         path: Annotated[
@@ -411,19 +486,17 @@ def build_server(settings: Settings, today: Callable[[], date] = date.today) -> 
         warnings (file:line: problem) and degraded features (e.g. embeddings off)."""
         return worker.call(memory.status)
 
+    WRITES = ToolAnnotations(
+        read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
+    )
     tools: list[tuple[Callable[..., Any], ToolAnnotations]] = [
         (memory_recall, READ_ONLY),
         (memory_about, READ_ONLY),
         (memory_timeline, READ_ONLY),
-        (
-            memory_retain,
-            ToolAnnotations(
-                read_only_hint=False,
-                destructive_hint=False,
-                idempotent_hint=False,
-                open_world_hint=False,
-            ),
-        ),
+        (memory_retain, WRITES),
+        (memory_retract, WRITES),
+        (memory_core_list, READ_ONLY),
+        (memory_core_apply, WRITES),
         (memory_get, READ_ONLY),
         (memory_status, READ_ONLY),
     ]

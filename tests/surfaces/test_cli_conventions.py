@@ -149,6 +149,15 @@ def test_every_command_prints_json(ws: Path, tmp_path: Path) -> None:
     assert code == 0 and data["added"] == ["Andy"] and data["page"] == "bank/entities/Peter.md"
     code, data = run_json("config", "show", *w)
     assert code == 0 and data["workspace"]["value"] == str(ws)
+    old = "memory/2025-11-03.md#L4"
+    code, data = run_json("retain", "W @Andy: Moved to Cascais", "--replaces", old, *w)
+    assert code == 0 and data["generation"]
+    code, data = run_json("retract", data["source"], "--reason", "plans changed", *w)
+    assert code == 0 and data["source"].endswith("#L5") and data["generation"]
+    code, data = run_json("core", "list", *w)
+    assert code == 0 and isinstance(data, list)
+    code, data = run_json("core", "apply", "99", "--dry-run", *w)
+    assert code == 1 and "no core proposal 99" in data["error"]
 
 
 def test_errors_are_json_with_the_same_exit_codes(make_workspace: WriteFiles) -> None:

@@ -24,6 +24,9 @@ TOOLS = {
     "memory_about",
     "memory_timeline",
     "memory_retain",
+    "memory_retract",
+    "memory_core_list",
+    "memory_core_apply",
     "memory_get",
     "memory_status",
 }
@@ -265,3 +268,25 @@ def test_an_unindexed_workspace_is_indexed_on_first_use(sample: Path, tmp_path: 
         assert (await call(session, "memory_status"))["fresh"] is True
 
     run(sample, tmp_path, scenario)
+
+
+def test_replace_retract_and_core_proposals(indexed: Path, tmp_path: Path) -> None:
+    async def scenario(session: ClientSession) -> None:
+        first = await call(session, "memory_retain", bullet="W @Peter: Drives a red van.")
+        second = await call(
+            session,
+            "memory_retain",
+            bullet="W @Peter: Drives a blue van.",
+            replaces=first["source"],
+        )
+        got = await call(session, "memory_get", path=second["source"])
+        assert got["text"] == f"- W @Peter: Drives a blue van. (replaces {first['source']})"
+        gone = await call(session, "memory_retract", source=second["source"], reason="sold it")
+        got = await call(session, "memory_get", path=gone["source"])
+        assert got["text"] == f"- S @Peter: retracted: sold it (retracts {second['source']})"
+        listed = await call(session, "memory_core_list")
+        assert all(p["number"] == n for n, p in enumerate(listed["proposals"], 1))
+        message = await fail(session, "memory_core_apply", number=99)
+        assert "no core proposal 99" in message
+
+    run(indexed, tmp_path, scenario)
