@@ -13,7 +13,7 @@ import csv
 import functools
 import io
 import json
-import shutil
+import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
@@ -60,8 +60,16 @@ _plain_metavars()
 
 
 def _width() -> int:
-    """Columns to render for: the terminal's ($COLUMNS first), 100 when not a terminal."""
-    return max(40, shutil.get_terminal_size((100, 24)).columns)
+    """Columns to render for: $COLUMNS, else the terminal's (stdout's, or stderr's when the
+    output is piped to `head` or `less` from a terminal), else 100."""
+    if os.environ.get("COLUMNS", "").isdigit():
+        return max(40, int(os.environ["COLUMNS"]))
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            return max(40, os.get_terminal_size(stream.fileno()).columns)
+        except (AttributeError, OSError, ValueError):
+            continue
+    return 100
 
 
 def _json_error(message: str, hint: str | None) -> None:
