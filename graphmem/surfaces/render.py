@@ -7,7 +7,6 @@ Pure: packets in, a string out (the CLI prints it).
 from __future__ import annotations
 
 import itertools
-import textwrap
 import unicodedata
 from collections.abc import Sequence
 
@@ -99,9 +98,6 @@ def render_packets(packets: Sequence[Packet], width: int = 100) -> str:
     wrapped and indented; opinions add their confidence and evidence, a superseded fact
     says so, and the entities close the block."""
     width = max(MIN_WIDTH, width)
-    body = textwrap.TextWrapper(
-        width=width, initial_indent="    ", subsequent_indent="    ", break_on_hyphens=False
-    )
     blocks: list[str] = []
     for rank, p in enumerate(packets, start=1):
         head = [f"#{rank}", p.source, kind_label(p.kind, p.source)]
@@ -112,7 +108,7 @@ def render_packets(packets: Sequence[Packet], width: int = 100) -> str:
         content = " ".join(p.content.split())
         if p.confidence is not None:
             content = f"[c={p.confidence:.2f}] {content}"
-        lines += body.wrap(content) or ["    "]
+        lines += wrap(content, width, "    ")
         extra: list[str] = []
         if p.evidence:
             extra.append("evidence: " + ", ".join(e for e in p.evidence))
@@ -121,7 +117,7 @@ def render_packets(packets: Sequence[Packet], width: int = 100) -> str:
         if p.entities:
             extra.append("entities: " + ", ".join(p.entities))
         for note in extra:
-            lines += body.wrap(note)
+            lines += wrap(note, width, "    ")
         blocks.append("\n".join(lines))
     if not blocks:
         return "no results"
@@ -129,8 +125,9 @@ def render_packets(packets: Sequence[Packet], width: int = 100) -> str:
     if any(later > earlier for earlier, later in itertools.pairwise(scores)):
         # The rank also weighs diversity (a near-duplicate of a line above moves down) and
         # the question's time; the score shown is the fused relevance alone.
-        blocks.append(
+        note = (
             "(ranked by relevance, then spread: a result close to one above it moves down, so a "
             "lower rank can show a higher score)"
         )
+        blocks.append("\n".join(wrap(note, width)))
     return "\n\n".join(blocks)
