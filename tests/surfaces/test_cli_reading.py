@@ -205,3 +205,14 @@ def test_recall_says_why_a_lower_rank_shows_a_higher_score() -> None:
     assert "lower rank can show a higher score" not in ordered
     mixed = render_packets([packet(3.0, 1), packet(2.731, 2), packet(2.806, 3)], 80)
     assert "lower rank can show a higher score" in mixed
+
+
+def test_no_hint_in_the_library_names_python() -> None:
+    """The CLI shows the library's hints as they are: they name flags, never Python."""
+    import re
+
+    package = Path(__file__).resolve().parents[2] / "graphmem"
+    for path in package.rglob("*.py"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if "hint=" in line or line.strip().startswith('"'):
+                assert not re.search(r"\(Python: |Memory\(DIR\)", line), f"{path}: {line}"
