@@ -465,8 +465,7 @@ class Memory:
         if query.writes and not write:
             raise ReadOnlyError(
                 f"query {name} writes to the graph; refused without write",
-                hint="pass --write if you mean it; "
-                "its writes last until the next index",
+                hint="pass --write if you mean it; its writes last until the next index",
             )
         with self._lock:
             if query.writes:
