@@ -642,10 +642,12 @@ class Memory:
         on_index: Callable[[IndexReport], None] | None = None,
         on_busy: Callable[[str], None] | None = None,
         on_deleted: Callable[[list[str]], None] | None = None,
+        on_changed: Callable[[list[str]], None] | None = None,
         stop: threading.Event | None = None,
     ) -> None:
         """Index now and after every quiet change until `stop` is set (or Ctrl-C);
-        `on_deleted` hears which files disappeared before each index that follows."""
+        `on_deleted` and `on_changed` hear which files disappeared and which are new or
+        changed, before each index that follows."""
         from graphmem.index.watch import watch as run_watch
 
         with self._lock:
@@ -658,5 +660,6 @@ class Memory:
                 on_index=on_index,
                 on_busy=on_busy,
                 on_deleted=on_deleted,
+                on_changed=on_changed,
                 stop=stop,
             )

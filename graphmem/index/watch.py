@@ -50,12 +50,13 @@ def watch(
     on_index: Callable[[IndexReport], None] | None = None,
     on_busy: Callable[[str], None] | None = None,
     on_deleted: Callable[[list[str]], None] | None = None,
+    on_changed: Callable[[list[str]], None] | None = None,
     stop: threading.Event | None = None,
 ) -> None:
     """Index now, then again after every quiet change, until `stop` is set (or Ctrl-C).
 
-    `on_deleted` hears the Markdown files that disappeared, just before the index that
-    drops them.
+    `on_deleted` hears the Markdown files that disappeared, and `on_changed` the ones
+    that are new or changed, just before the index that reads them.
     """
     stop = stop or threading.Event()
     seen = snapshot(settings.workspace)
@@ -72,6 +73,9 @@ def watch(
         if changed_at is None or time.monotonic() - changed_at < debounce:
             continue
         gone = sorted(p for p in indexed.keys() - seen.keys() if p.lower().endswith(".md"))
+        touched = sorted(
+            p for p, stat in seen.items() if p.lower().endswith(".md") and indexed.get(p) != stat
+        )
         try:
             report = index_workspace(settings)
         except IndexLockedError as exc:
@@ -81,5 +85,7 @@ def watch(
         changed_at, indexed = None, seen
         if gone and on_deleted:
             on_deleted(gone)
+        if touched and on_changed:
+            on_changed(touched)
         if on_index:
             on_index(report)

@@ -948,16 +948,21 @@ def watch(
     def stamp() -> str:
         return datetime.now().strftime("%H:%M:%S")
 
+    touched: list[str] = []
+
     def report(r: Any) -> None:
         new = [str(w) for w in r.warnings if str(w) not in shown]
         shown.update(new)
         if r.changed:
+            what = ", ".join(touched) if touched else f"{r.parsed} file" + "s" * (r.parsed != 1)
+            gone = f", {r.removed} removed" if r.removed else ""
             emit(
                 "indexed",
-                f"{stamp()} indexed {r.parsed} changed file(s), {r.removed} removed, in "
-                f"{r.seconds:.2f}s -> {r.generation}",
+                f"{stamp()} indexed {what}{gone} in {r.seconds:.2f}s -> {r.generation}",
                 **_index_dict(r),
+                paths=list(touched),
             )
+            touched.clear()
         else:
             emit(
                 "up-to-date",
@@ -983,6 +988,7 @@ def watch(
                 on_index=report,
                 on_busy=lambda msg: emit("busy", f"busy: {msg}", err=True, message=msg),
                 on_deleted=deleted,
+                on_changed=lambda paths: touched.extend(paths),
             )
         except KeyboardInterrupt:
             emit("stopped", "stopped")

@@ -288,5 +288,8 @@ def test_watch_prints_each_warning_once_and_reports_deleted_files(
         proc.communicate(timeout=HANG)
     deleted = [e for e in events if e["event"] == "deleted"]
     assert deleted == [{"event": "deleted", "paths": ["memory/2025-11-03.md"]}]
+    # The index after an edit names the file it read, not only how many.
+    edited = [e for e in events if e["event"] == "indexed" and e["parsed"] == 1]
+    assert edited[0]["paths"] == ["memory/2025-11-03.md"]
     warnings = [e["warning"] for e in events if e["event"] == "warning"]
     assert len(warnings) == len(set(warnings)) == 1 and "confidence 1.7" in warnings[0]
