@@ -78,3 +78,46 @@ def test_the_build_prints_no_packaging_warning(wheel: Path) -> None:
     log = BUILD_LOG[0]
     assert "is absent from the `packages` configuration" not in log
     assert "SetuptoolsDeprecationWarning" not in log
+
+
+@pytest.mark.slow
+def test_the_built_wheel_runs_the_readmes_first_command_from_another_folder(
+    wheel: Path, tmp_path: Path
+) -> None:
+    """The README's install line, with the wheel instead of the checkout: index the sample,
+    ask `about Pete` and a recall, from a folder that is not the checkout."""
+    import os
+    import shutil
+
+    target = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(wheel)],
+        check=True, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    ws = tmp_path / "elsewhere" / "sample"
+    shutil.copytree(ROOT / "fixtures" / "sample", ws)
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(target),  # before site-packages: the wheel's graphmem, not the checkout's
+        "GRAPHMEM_NER_MODEL": "none",
+        "GRAPHMEM_EMBED_MODEL": "none",
+        "GRAPHMEM_RESIDENT": "off",
+    }
+    script = target / "bin" / "graphmem"
+    where = subprocess.run(
+        [sys.executable, "-c", "import graphmem; print(graphmem.__file__)"],
+        env=env, cwd=ws.parent, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert where.stdout.strip().startswith(str(target)), where.stdout
+    for args in (
+        ["index"],
+        ["about", "Pete"],
+        ["recall", "where does Peter live?", "--now", "2025-12-15", "--k", "5"],
+    ):
+        done = subprocess.run(
+            [str(script), "--workspace", "sample", *args],
+            env=env, cwd=ws.parent, capture_output=True, text=True, timeout=600,
+        )  # fmt: skip
+        assert done.returncode == 0, (args, done.stdout[-1000:], done.stderr[-1000:])
+        assert done.stdout.strip(), args
+    assert "Peter" in done.stdout
