@@ -37,3 +37,11 @@ def test_the_readme_names_the_command_and_each_of_its_options(name: str, command
 @pytest.mark.parametrize(("name", "command"), COMMANDS, ids=[n for n, _ in COMMANDS])
 def test_every_command_shows_an_example_in_its_help(name: str, command: Any) -> None:
     assert "Example: graphmem" in (command.help or ""), f"{name} --help has no example"
+
+
+@pytest.mark.parametrize(("name", "command"), COMMANDS, ids=[n for n, _ in COMMANDS])
+def test_every_summary_is_one_line_so_help_lists_never_break_it(name: str, command: Any) -> None:
+    """`graphmem --help` shows each command's first paragraph; a hard line break inside it
+    shows as a sentence cut in two at any terminal width."""
+    first = (command.help or "").strip().split("\n\n")[0]
+    assert "\n" not in first, f"{name}: {first!r}"

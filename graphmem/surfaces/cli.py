@@ -663,8 +663,9 @@ NameArg = Annotated[
 def about(
     name: NameArg, now: NowOpt = None, json_out: JsonOpt = False, workspace: WorkspaceOpt = None
 ) -> None:
-    """Entity card: aliases, current facts (what holds at --now, default today), superseded
-    history, opinions, recent events, related.
+    """Entity card: aliases, current facts, what changed, opinions, recent events.
+
+    Current facts are those that hold at --now (default today); related entities close it.
 
     Example: graphmem about Pete --now 2025-12-15
     """
@@ -999,8 +1000,10 @@ def watch(
 @app.command()
 @guarded
 def serve(workspace: WorkspaceOpt = None) -> None:
-    """Run the MCP server on stdio (tools: memory_recall, memory_about, memory_timeline,
-    memory_retain, memory_get, memory_status). Its stdout is the protocol, so no --json.
+    """Run the MCP server on stdio, for agents (its stdout is the protocol: no --json).
+
+    Tools: memory_recall, memory_about, memory_timeline, memory_retain, memory_retract,
+    memory_get, memory_status, memory_core_list, memory_core_apply.
 
     Example: graphmem -w ~/notes serve
     """
@@ -1026,8 +1029,10 @@ def daemon(
     json_out: JsonOpt = False,
     workspace: WorkspaceOpt = None,
 ) -> None:
-    """Keep the index and models loaded so `recall`, `about`, `timeline`, `status` and `index`
-    answer fast; without one they run in-process, with the same output.
+    """Keep the index and models loaded, so later commands answer fast.
+
+    `recall`, `about`, `timeline`, `status` and `index` go through it when it runs; without
+    one they run in-process, with the same output.
 
     Example: graphmem daemon --background
     """
