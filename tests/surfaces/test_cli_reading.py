@@ -216,3 +216,23 @@ def test_no_hint_in_the_library_names_python() -> None:
         for line in path.read_text(encoding="utf-8").splitlines():
             if "hint=" in line or line.strip().startswith('"'):
                 assert not re.search(r"\(Python: |Memory\(DIR\)", line), f"{path}: {line}"
+
+
+def test_entity_columns_stay_aligned_with_east_asian_names() -> None:
+    from graphmem.surfaces.render import render_entities
+
+    rows = [
+        ("林美", "person", 52, "2026-01-16", "2026-06-10", ("Mei", "Lin Mei")),
+        ("Joana Ferreira", "person", 186, "2026-01-05", "2026-06-10", ()),
+        ("Rua dos Lagares 12", "place", 4, None, None, ("Lagares",)),
+    ]
+    for width in (80, 120):
+        lines = render_entities(rows, width).splitlines()
+        starts = {
+            cells(line[: line.index(kind)])
+            for line in lines
+            for kind in ("person", "place")
+            if f" {kind} " in f"{line} "
+        }
+        assert len(starts) == 1, lines  # the kind column starts at one column everywhere
+        assert all(cells(line) <= width for line in lines), lines
