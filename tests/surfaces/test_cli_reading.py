@@ -236,3 +236,26 @@ def test_entity_columns_stay_aligned_with_east_asian_names() -> None:
         }
         assert len(starts) == 1, lines  # the kind column starts at one column everywhere
         assert all(cells(line) <= width for line in lines), lines
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("recall", "where does Peter live?", "--now", "2025-12-15"),
+        ("about", "Pete", "--now", "2025-12-15"),
+        ("timeline", "Peter"),
+        ("opinions",),
+        ("entities",),
+        ("status",),
+        ("reflect", "--since", "400d", "--now", "2025-12-15", "--dry-run"),
+    ],
+)
+def test_no_internal_id_reaches_a_person(sample: Path, args: tuple[str, ...]) -> None:
+    """Node ids (16 hex digits, a passage's p + 15) and expansion paths (next-to:…) are for
+    --json; a person is shown citations (path#Lx-Ly) instead."""
+    import re
+
+    code, out, err = gm(sample, *args)
+    assert code == 0, err
+    found = re.findall(r"\b[0-9a-f]{16}\b|\bp[0-9a-f]{15}\b|next-to:\S+", out + err)
+    assert not found, found
