@@ -350,6 +350,13 @@ class Memory:
         with self._lock:
             today = self._now(now)
             start, end = self._window(since, until, today)
+            moved = None
+            newest = self._newest_log_day() if now is None and start is not None else None
+            if newest is not None and start is not None and newest < start:
+                counted = self._day(since, newest, "since")
+                if counted != start:  # a relative window (30d) that today's clock leaves empty
+                    today, moved = newest, newest
+                    start, end = self._window(since, until, today)
             options = RecallOptions(
                 k=k,
                 now=today,
@@ -363,6 +370,11 @@ class Memory:
             result = self._reader().recall(question, options)
             notices, self._notices = (*self._notices, *result.notices), []
             notices += (clipped,) if clipped else ()
+            if moved is not None:
+                notices += (
+                    f"no log in the {since} before today: the window counts back from the "
+                    f"newest log, {moved.isoformat()} (pass --now DAY to choose)",
+                )
             return RecallResult(
                 packets=result.packets,
                 entities=result.entities,

@@ -259,3 +259,18 @@ def test_no_internal_id_reaches_a_person(sample: Path, args: tuple[str, ...]) ->
     assert code == 0, err
     found = re.findall(r"\b[0-9a-f]{16}\b|\bp[0-9a-f]{15}\b|next-to:\S+", out + err)
     assert not found, found
+
+
+def test_recall_since_counts_back_from_the_newest_log_when_the_clock_is_past_it(
+    sample: Path,
+) -> None:
+    """`--since 30d` on a workspace last written a year ago would find nothing; it counts
+    back from the newest log (2025-12-12) instead, and says so. An explicit --now wins."""
+    code, out, err = gm(sample, "recall", "Peter", "--since", "30d", "--k", "3")
+    assert code == 0
+    assert "#1" in out
+    assert "counts back from the newest log, 2025-12-12" in err
+    code, out, err = gm(sample, "recall", "Peter", "--since", "30d", "--now", "2026-11-30")
+    assert "no results" in out and "newest log" not in err
+    code, out, err = gm(sample, "recall", "Peter", "--since", "2025-12-01", "--k", "3")
+    assert "#1" in out and "newest log" not in err  # a window that holds logs is kept
