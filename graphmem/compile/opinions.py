@@ -39,6 +39,7 @@ churn" vs "Baileys is the right library for frosthook despite the churn").
 | contradicts | a conflict, and related: n >= MIN_SHARED and overlap >= RELATED_OVERLAP; or a preference/change cue of the evidence names the opinion's whole object ("off Docker", "instead of coffee"); or cosine >= EMB_RELATED |
 | supports    | no conflict; the evidence is an opinion or states an attitude (a plain event, "board-game night on Sep 27", restates no preference); n >= MIN_SHARED and overlap >= RESTATE_OVERLAP, or cosine >= EMB_RESTATE |
 | contradicts | the opinion rests on a world/observation fact (no conflict, a shared word, and all of the fact's 2+ entities are the opinion's) that a fact dated on or after the opinion, sharing an entity with it, supersedes (graphmem.compile.supersede; not its weak "marker:" fallback) |
+| contradicts | the opinion's holder (its first @mention) is the patient of a replacement cue: "X has to be replaced", "we replaced X with Y", "X foi substituído", "X ersetzen" (not "X replaced Y", "replaced Y with X"); unless the opinion is itself negative about X or about replacing it |
 | neither     | anything else                                                                   |
 
 Embeddings only weigh in on pairs that already share an entity and a word, after the words
@@ -77,7 +78,7 @@ from datetime import date
 from functools import lru_cache
 from typing import NamedTuple
 
-from graphmem.compile.stance import ALNUM_RUN, REVOCATION, Unit, folded, read, units
+from graphmem.compile.stance import ALNUM_RUN, REPLACED, REVOCATION, Unit, folded, read, units
 from graphmem.compile.supersede import KINDS as FACT_KINDS
 from graphmem.compile.supersede import FactIn, Supersession, find_supersessions
 from graphmem.compile.verdicts import OpinionFrame, Verdict, frame, judge, names_of
@@ -745,12 +746,31 @@ def evaluate(
                 topical[(e, t)].append(i)
             if r.on_time or r.late:
                 timely[e].append(i)
+    replaced: dict[str, list[tuple[int, str]]] = defaultdict(list)  # entity -> (item, cue)
+    for e in sorted(wanted):
+        for i in near.get(e, ()):
+            ev = items[i]
+            if read(ev.text).replaced and (
+                cue := _replaced(ev.text, e, names, ev.entities[:1] == (e,))
+            ):
+                replaced[e].append((i, cue))
     if callable(supersessions):
         supersessions = supersessions()
     ended = _ended([ev for ev in items if ev.id not in sentences], supersessions) if ops else {}
     by_id = {ev.id: i for i, ev in enumerate(items)}
     ctx = _Context(
-        position, items, index, near, topical, timely, ended, by_id, similarity, names, sentences
+        position,
+        items,
+        index,
+        near,
+        topical,
+        timely,
+        ended,
+        by_id,
+        similarity,
+        names,
+        sentences,
+        replaced,
     )
 
     links: list[Link] = []
@@ -785,6 +805,46 @@ class _Context(NamedTuple):
     similarity: Callable[[str, str], float] | None
     names: _Names
     sentences: Mapping[str, Sentence]
+    replaced: Mapping[str, list[tuple[int, str]]]
+
+
+_BE = re.compile(
+    r"\b(?:be|been|being|is|was|were|are|get|got|gets|getting|ser|foi|foram|sera|e|est|etre|"
+    r"ete|wird|wurde|werden|worden|fue|es|sido)\b"
+)
+_AGENT = re.compile(r"[;.!?]|\b(?:with|by|for|por|com|par|avec|durch|mit|con|pelo|pela)\b")
+_VERB_FINAL = frozenset(("ersetzen", "ersetzt", "austauschen", "ausgetauscht"))
+#: How far apart a name and its replacement cue may be written ("the Atom 75 has to be
+#: replaced", "replace the old Atom 75").
+REPLACE_REACH = 40
+
+
+def _replaced(text: str, slug: str, names: _Names, subject: bool = False) -> str:
+    """The replacement cue of `text` whose patient is `slug` ("X has to be replaced", "we
+    replaced X with Y", "X foi substituído", "X ersetzen"), or "". The agent ("Y replaced X",
+    "X replaces Y") and the new thing ("replaced Y with X") are not replaced. `subject`: the
+    text is a bullet about `slug` (its first @mention), which stands at its start when the
+    text writes the name otherwise ("@Atom75: The Atom 75 has to be replaced")."""
+    low = folded(text)
+    shown = text if len(text) == len(low) else low  # cite as written when folding kept offsets
+    spots: list[tuple[int, int]] = []
+    if names.rx is not None:
+        spots = [m.span() for m in names.rx.finditer(low) if names.surfaces[m.group()] == slug]
+    if not spots and subject:
+        spots = [(0, 0)]
+    for cue in REPLACED.finditer(low):
+        word = cue.group()
+        for a, b in spots:
+            if b <= cue.start() and cue.start() - b <= REPLACE_REACH:
+                between = low[b : cue.start()]
+                if _AGENT.search(between):
+                    continue
+                if _BE.search(between) or word in _VERB_FINAL:
+                    return " ".join(shown[a : cue.end()].split())
+            elif a >= cue.end() and a - cue.end() <= REPLACE_REACH:
+                if not _AGENT.search(low[cue.end() : a]) and word not in _VERB_FINAL:
+                    return " ".join(shown[cue.start() : b].split())
+    return ""
 
 
 def _ended(
@@ -824,6 +884,8 @@ def _links(op: OpinionIn, ctx: _Context) -> list[Link]:
     new = {i for e in reach for t in framed.topic for i in ctx.topical.get((e, t), ())}
     if framed.kind == "prediction":
         new.update(i for e in reach for i in ctx.timely.get(e, ()))
+    # the thing it judges is to be replaced: a change of state no topic word has to name
+    swapped = {} if mine_replaced(op) else dict(ctx.replaced.get(holder, ()))
     out: dict[str, Link] = {}
     basis: list[str] = []
     about = set(op.entities)
@@ -831,7 +893,7 @@ def _links(op: OpinionIn, ctx: _Context) -> list[Link]:
     def rests(fact: EvidenceIn) -> bool:  # a fact about two or more of the opinion's entities
         return len(set(fact.entities)) >= 2 and set(fact.entities) <= about
 
-    for i in sorted(old | new):
+    for i in sorted(old | new | swapped.keys()):
         ev = items[i]
         counts = ev.id != op.id and (ev.day is None or ev.day >= op.day)
         if ev.kind == "opinion" and ev.id in ctx.position:
@@ -849,6 +911,9 @@ def _links(op: OpinionIn, ctx: _Context) -> list[Link]:
                 if ev.kind != "opinion" or v.strong:
                     link = Link(ev.id, op.id, v.relation, _weight(ev, own), ev.day, v.reason,
                                 _cite(ev), v.strong, v.ending)  # fmt: skip
+        if link is None and counts and i in swapped and not (ev.kind == "opinion" and ev.id in out):
+            link = Link(ev.id, op.id, "contradicts", _weight(ev, False), ev.day,
+                        f"replacement: “{swapped[i]}”", _cite(ev))  # fmt: skip
         if link is not None:
             out[ev.id] = link
     for older in basis:
@@ -864,6 +929,13 @@ def _links(op: OpinionIn, ctx: _Context) -> list[Link]:
             reason = f"rests on superseded fact {_cite(items[by_id[older]]) or older}: {cue}"
             out[newer] = Link(newer, op.id, "contradicts", WEIGHTS["basis"], day, reason, _cite(items[j]))  # fmt: skip
     return sorted(out.values(), key=lambda lk: by_id[lk.evidence])
+
+
+def mine_replaced(op: OpinionIn) -> bool:
+    """Whether the opinion itself is about replacing or judges its subject badly: a later
+    replacement agrees with it."""
+    r = read(op.statement)
+    return bool(r.replaced) or r.valence < 0 or r.negated
 
 
 def _word_link(
@@ -917,7 +989,8 @@ def _rules(
     anonymous = not about
     if about and not about & targets:
         return None  # the sentence is about someone or something else: a distractor
-    about_holder = holder in about
+    # a prediction is about its event: a sentence about any entity it names will do
+    about_holder = holder in about or (framed.kind == "prediction" and bool(about & targets))
     r = read(ev.text)
     speaker = ctx.names.find(r.speaker) if r.speaker else []
     own = bool(speaker) and speaker[0] == holder
@@ -939,6 +1012,7 @@ def _rules(
         context_travel=travel,
         generic=unit is not None or own,
         anonymous=anonymous,
+        all_named=targets <= about,
     )
     return None if v is None else (own, v)
 

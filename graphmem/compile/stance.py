@@ -169,6 +169,30 @@ LATE = _rx(
     "repousse", "reporte", "retarde", "en retard", "adiado", "atrasado", "atrasou",
     "verschoben", "verspatet", "retrasado", "aplazado", "推迟了", "延期了",
 )  # fmt: skip
+#: The predicted event will not happen: it fell through, was called off, died.
+FAILED = _rx(
+    "fell through", "falls through", "fall through", "fallen through", "called off",
+    "fell apart", "collapsed", "is dead", "was dead", "came to nothing", "did not happen",
+    "never happened", "was cancelled", "was canceled", "got cancelled", "were cancelled",
+    "scrapped", "tombe a l'eau", "tombee a l'eau", "est tombe", "a ete annule",
+    "a ete annulee", "a echoue", "caiu", "morreu", "foi cancelado", "foi cancelada",
+    "nao aconteceu", "nao avancou", "gescheitert", "geplatzt", "abgesagt", "ist tot",
+    "se cayo", "fracaso", "fue cancelado", "fue cancelada", "no salio", "泡汤", "取消了", "黄了",
+)  # fmt: skip
+#: Something is (to be) replaced or swapped out; who is replaced is read by graphmem.compile.opinions.
+REPLACED = _rx(
+    "replace", "replaced", "replacing", "swap out", "swapped out",
+    "remplacer", "remplace", "remplacee", "substituir", "substituido", "substituida",
+    "substituimos", "trocar", "trocado", "trocada", "ersetzen", "ersetzt", "austauschen",
+    "ausgetauscht", "reemplazar", "reemplazado", "reemplazada", "sustituir", "sustituido",
+    "更换", "换掉", "替换",
+)  # fmt: skip
+#: An opinion about what its holder is able to do: "could run", "pode gerir", "könnte leiten".
+ABILITY = _rx(
+    "could", "can", "able to", "capable of", "would make a good", "pourrait", "peut",
+    "capable de", "pode", "podia", "poderia", "capaz de", "konnte", "kann", "fahig", "podria",
+    "puede", "能", "可以",
+)  # fmt: skip
 CAUSAL = _rx(
     "is what", "was what", "is probably what", "cause", "causes", "caused", "causing",
     "comes from", "come from", "came from", "because of", "due to", "responsible for",
@@ -286,6 +310,10 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "~upgrade": ("upgrade", "upgrades", "upgrading", "upgraded", "update", "updates",
                  "mise a jour", "mises a jour", "atualizacao", "atualizacoes", "aktualisierung",
                  "actualizacion", "actualizaciones", "升级", "更新"),
+    "~run": ("run", "runs", "ran", "running", "manage", "manages", "managed", "managing",
+             "in charge of", "gerer", "gere", "dirige", "diriger", "gerir", "geriu",
+             "gerindo", "dirigir", "leiten", "leitet", "leitete", "fuhren", "fuhrt",
+             "gestionar", "gestiona", "llevar", "管理", "经营"),
     "~ask": ("ask", "asks", "asked", "asking", "demander", "demande", "demande-moi",
              "perguntar", "pergunta", "pergunta-me", "pergunte", "fragen", "frag", "fragt",
              "preguntar", "pregunta", "preguntame", "问", "询问"),
@@ -307,7 +335,11 @@ _STOP = frozenset(
     september october november december janvier fevrier mars avril mai juin juillet aout
     septembre octobre novembre decembre janeiro fevereiro marco abril maio junho julho agosto
     setembro outubro dezembro januar februar marz juni juli oktober dezember enero febrero
-    marzo mayo junio julio septiembre diciembre week weeks month year""".split()
+    marzo mayo junio julio septiembre diciembre week weeks month year
+    antes depois estar esta estao vai vao foi foram ser sera hoje ontem amanha ja muito
+    avant apres etre ete va vont sont aujourd'hui hier demain tres
+    vor nach heute gestern morgen wird werden wurde sehr schon
+    despues hoy ayer manana fue van muy""".split()
 )
 _WORD = re.compile(r"[^\W\d_][\w'’-]*|\d+")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
@@ -433,6 +465,18 @@ class Reading:
         return _first(LATE, self.folded)
 
     @cached_property
+    def failed(self) -> str:
+        return _first(FAILED, self.folded)
+
+    @cached_property
+    def replaced(self) -> str:
+        return _first(REPLACED, self.folded)
+
+    @cached_property
+    def ability(self) -> bool:
+        return bool(ABILITY.search(self.folded))
+
+    @cached_property
     def causal(self) -> str:
         return _first(CAUSAL, self.folded)
 
@@ -492,7 +536,8 @@ class Reading:
 #: What a Reading holds, as the eager dataclass had it.
 READING_FIELDS = (
     "folded", "tokens", "negated", "ended", "retraction", "revocation", "permission",
-    "future", "by_deadline", "past_deadline", "on_time", "late", "causal", "rival", "hedged",
+    "future", "by_deadline", "past_deadline", "on_time", "late", "failed", "replaced",
+    "ability", "causal", "rival", "hedged",
     "attitude", "rejected", "valence", "travel", "home", "preference", "speaker", "reported",
     "pronoun",
 )  # fmt: skip

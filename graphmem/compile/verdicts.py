@@ -11,13 +11,17 @@ and is never judged.
 | opinion kind | sentence                                                     | verdict              |
 |--------------|--------------------------------------------------------------|----------------------|
 | permission ("is fine", "without asking") | a revocation cue ("from now on", "always ask first") | revoked (strong) |
-| prediction with a deadline ("will X before D") | X happened, dated on or before D     | confirmed (strong)   |
+| prediction with a deadline ("will X before D") | X happened (most of its topic, light verbs and the deadline's words aside), dated on or before D | confirmed (strong) |
+| prediction (not of a delay) | X fell through, was called off ("fell through", "caiu", "geplatzt") | refuted (strong) |
 | prediction of a delay ("will slip past D") | "on schedule", "as planned" on or after D | refuted (strong)   |
 |              | "slipped", "delayed"                                           | confirmed (strong)   |
 | prediction without a deadline ("will be worth it") | a judgement of the outcome ("best decision") | supports / contradicts by its sign |
 | cause ("X is what causes Y") | a rival cause of Y: "different cause", "not what hit", a retraction cue | retracted (strong) |
 |              | a definite cause of Y that does not name X ("Y came from Z")   | contradicts          |
 |              | Y attributed to X                                              | supports (hedged: weaker) |
+| ability ("could run X")  | a decision naming the holder and every entity it names, doing most of X | confirmed (strong) |
+|              | the holder doing most of X elsewhere / not managing it         | supports / contradicts |
+|              | another "could", a hedge                                       | supports weakly / nothing |
 | habit ("likes X", "always X") | X done again, most of its words / "no longer X" | supports / contradicts |
 | preference ("prefers A over B [when travelling]") | "rather A than B"; A done and B declined; B never done | supports |
 |              | B over A                                                       | contradicts          |
@@ -72,8 +76,11 @@ def frame(statement: str, day: date | None, names: frozenset[str]) -> OpinionFra
         kind = "preference"
     elif r.attitude:
         kind = "habit"  # likes, always, usually: reinforced by doing it again
+    elif r.ability:
+        kind = "ability"  # could, can, able to: borne out when the holder does it
     deadline = None
     direction = ""
+    tokens = r.tokens
     if kind == "prediction":
         direction = "late" if r.past_deadline else "by" if r.by_deadline else ""
         spans = extract_times(statement, day) if direction else []
@@ -81,9 +88,35 @@ def frame(statement: str, day: date | None, names: frozenset[str]) -> OpinionFra
             deadline = spans[-1].end
             while day is not None and deadline < day:
                 deadline = _next_year(deadline)
+            # "by the end of April": the deadline's words are when, not what
+            tokens = tokens - topic(statement[spans[-1].char_start : spans[-1].char_end])
+            tokens = tokens - _DEADLINE_WORDS
         else:
             direction = ""
-    return OpinionFrame(r, kind, r.tokens - names, deadline, direction, r.valence)
+        tokens = tokens - _LIGHT_VERBS  # "make an offer", "get it signed": the noun is the event
+    return OpinionFrame(r, kind, tokens - names, deadline, direction, r.valence)
+
+
+#: Words that frame a deadline around its date ("by the end of April", "até ao fim de abril").
+_DEADLINE_WORDS = frozenset(
+    stem(w)
+    for w in "end start beginning middle fim inicio meados fin debut ende anfang mitte".split()
+)
+
+
+#: Verbs that carry no event of their own in a prediction ("make an offer", "have it signed").
+_LIGHT_VERBS = frozenset(
+    stem(w)
+    for w in """make makes made making get gets got getting give gives gave given take takes
+    took taken fazer faz fez ter tem teve dar faire fait avoir donner machen macht gemacht
+    bekommen hacer hace hizo tener""".split()
+)
+
+
+def _most(topic_: frozenset[str]) -> int:
+    """How many of an opinion's topic words a sentence must share to say the same event: most
+    of them, and two when it has two or more (one shared word is a mention, not the event)."""
+    return min(len(topic_), max(2, (len(topic_) + 1) // 2))
 
 
 def _next_year(d: date) -> date:
@@ -109,11 +142,13 @@ def judge(
     context_travel: bool,
     generic: bool = True,
     anonymous: bool = False,
+    all_named: bool = False,
 ) -> Verdict | None:
     """How the sentence `text` (dated `day`; `names`: its entity-name tokens) bears on `op`,
     or None. `holder_named`: the holder's name is written in the sentence itself;
     `anonymous`: the sentence names no entity at all (only a rule may then apply: "from now
-    on, always ask me first" needs no name)."""
+    on, always ask me first" needs no name); `all_named`: it names every entity the opinion
+    names (Yara and the second shop)."""
     u = read(text)
     shared = op.topic & (u.tokens - names)
     if not shared and not (about_holder and op.kind == "prediction" and (u.on_time or u.late)):
@@ -134,6 +169,8 @@ def judge(
         found = _preference(op, u, context_travel)
         if found is not None:
             return found
+    if op.kind == "ability" and about_holder:
+        return _ability(op, u, shared, all_named)
     if not generic or (not about_holder and not own_words):
         return None
     if op.kind == "habit" and len(shared) >= max(2, len(op.topic) // 2):
@@ -216,6 +253,8 @@ def _prediction(
         if u.on_time and day is not None and day >= op.deadline and not u.future:
             return Verdict("contradicts", True, "refuted", f"did not happen: “{u.on_time}”")
         return None
+    if shared and op.valence >= 0 and u.failed and not u.future and not u.hedged:
+        return Verdict("contradicts", True, "refuted", f"did not happen: “{u.failed}”")
     if op.direction == "by" and op.deadline is not None:
         if u.future or u.hedged or not shared or day is None:
             return None
@@ -223,6 +262,8 @@ def _prediction(
             if day >= op.deadline:
                 return Verdict("contradicts", True, "refuted", f"did not happen by {op.deadline}")  # fmt: skip
             return None
+        if len(shared) < _most(op.topic):
+            return None  # a mention of the lease is not the lease signed
         when = min((s.end for s in extract_times(u.folded, day)), default=day)
         if when <= op.deadline and day <= op.deadline + timedelta(days=7):
             return Verdict("supports", True, "confirmed", f"came true by {op.deadline}: {_show(shared, u)}")  # fmt: skip
@@ -237,11 +278,32 @@ def _prediction(
         return None
     # an event predicted without a date: it happened (or did not) in a later sentence that
     # says most of what the prediction says
-    if u.future or u.hedged or day is None or len(shared) < max(2, (len(op.topic) + 1) // 2):
+    if u.future or u.hedged or day is None or len(shared) < _most(op.topic) or len(shared) < 2:
         return None
     if negated_over(u.folded, shared):
         return Verdict("contradicts", True, "refuted", f"did not happen: {_show(shared, u)}")
     return Verdict("supports", True, "confirmed", f"came true: {_show(shared, u)}")
+
+
+def _ability(
+    op: OpinionFrame, u: Reading, shared: frozenset[str], all_named: bool
+) -> Verdict | None:
+    """ "Yara could run the second shop": borne out when she is to run it (a decision names
+    her and the shop), supported when she does the same thing elsewhere, contradicted when
+    she does not manage it. Another "could" is only a restatement."""
+    if u.hedged or len(shared) < _most(op.topic):
+        return None
+    if negated_over(u.folded, shared) or u.failed:
+        if u.future:
+            return None
+        return Verdict("contradicts", False, "", f"not done: {_show(shared, u)}")
+    if u.ability:
+        return Verdict("supports", False, "", f"restated: {_show(shared, u)}")
+    if all_named:
+        return Verdict("supports", True, "confirmed", f"borne out: {_show(shared, u)}")
+    if u.future:
+        return None
+    return Verdict("supports", False, "", f"done: {_show(shared, u)}")
 
 
 def _cause(op: OpinionFrame, u: Reading, holder_named: bool) -> Verdict | None:
