@@ -379,7 +379,8 @@ def stem(word: str) -> str:
     """Light suffix stripping (en, and the common Romance/German endings)."""
     if len(word) <= 3 or not word.isalpha():
         return word
-    for suffix in ("ations", "ation", "ments", "ment", "ings", "ing", "ies", "ied", "ed",
+    for suffix in ("ations", "ation", "ments", "ment", "ings", "ing", "ies", "ied", "ados",
+                   "adas", "idos", "idas", "ado", "ada", "ido", "ida", "ou", "iu", "eu", "ar", "er", "ir", "ed",
                    "es", "s", "en", "e"):  # fmt: skip
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: -len(suffix)]
@@ -560,10 +561,14 @@ def _normal(text: str) -> str:
     return low.replace("can not", "cannot")
 
 
+#: Phrasal verbs that mean something else than their verb: "running out of", "ran into".
+_PHRASAL = re.compile(r"\b(?:run|runs|ran|running)\s+(?:out|into|late|over|away|across)\b")
+
+
 @lru_cache(maxsize=65536)
 def topic(text: str) -> frozenset[str]:
     """Content stems, concept tokens (``~call``) and CJK bigrams of `text`."""
-    low = _normal(text)
+    low = _PHRASAL.sub(" ", _normal(text))
     found: set[str] = set()
     for name, rx in CONCEPT_RX.items():
         if rx.search(low):

@@ -39,7 +39,16 @@ from datetime import date, timedelta
 from functools import lru_cache
 from typing import NamedTuple
 
-from graphmem.compile.stance import CONCEPT_RX, ENDED, NEGATION, Reading, read, stem, topic
+from graphmem.compile.stance import (
+    CONCEPT_RX,
+    ENDED,
+    FUTURE,
+    NEGATION,
+    Reading,
+    read,
+    stem,
+    topic,
+)
 from graphmem.extract.timex import extract_times
 
 
@@ -53,6 +62,9 @@ class OpinionFrame:
     deadline: date | None
     direction: str  # "by" | "late" | ""
     valence: int
+    #: A prediction's event word: the first topic word after "will" ("approve" in "will
+    #: approve the loan"; "offer" in "will make Joana an offer"). Empty: none found.
+    event: frozenset[str] = frozenset()
 
 
 class Verdict(NamedTuple):
@@ -94,7 +106,13 @@ def frame(statement: str, day: date | None, names: frozenset[str]) -> OpinionFra
         else:
             direction = ""
         tokens = tokens - _LIGHT_VERBS  # "make an offer", "get it signed": the noun is the event
-    return OpinionFrame(r, kind, tokens - names, deadline, direction, r.valence)
+    event: frozenset[str] = frozenset()
+    if kind == "prediction" and (will := FUTURE.search(r.folded)):
+        for w in _WORDS.finditer(r.folded, will.end()):
+            if found := topic(w.group()) & (tokens - names):
+                event = frozenset(sorted(found)[:1])
+                break
+    return OpinionFrame(r, kind, tokens - names, deadline, direction, r.valence, event)
 
 
 #: Words that frame a deadline around its date ("by the end of April", "até ao fim de abril").
@@ -262,7 +280,7 @@ def _prediction(
             if day >= op.deadline:
                 return Verdict("contradicts", True, "refuted", f"did not happen by {op.deadline}")  # fmt: skip
             return None
-        if len(shared) < _most(op.topic):
+        if len(shared) < _most(op.topic) or not op.event <= shared:
             return None  # a mention of the lease is not the lease signed
         when = min((s.end for s in extract_times(u.folded, day)), default=day)
         if when <= op.deadline and day <= op.deadline + timedelta(days=7):
@@ -280,6 +298,8 @@ def _prediction(
     # says most of what the prediction says
     if u.future or u.hedged or day is None or len(shared) < _most(op.topic) or len(shared) < 2:
         return None
+    if not op.event <= shared:
+        return None  # the loan requested is not the loan approved
     if negated_over(u.folded, shared):
         return Verdict("contradicts", True, "refuted", f"did not happen: {_show(shared, u)}")
     return Verdict("supports", True, "confirmed", f"came true: {_show(shared, u)}")

@@ -115,3 +115,34 @@ def test_an_ability_is_borne_out_by_a_decision_naming_the_holder_and_the_task(
     assert run(op, log(hedged, 20, "mei")).history == ()
     other = run(op, log(decision.replace("Mei", "Joana"), 20, "joana"))
     assert other.history == ()  # the same task given to someone else says nothing of Mei
+
+
+@pytest.mark.parametrize(
+    ("prediction", "asked", "approval"),
+    [
+        ("Montepio will approve the fit-out loan.", "Fit-out loan request filed with Montepio.",
+         "Montepio approved the fit-out loan today."),
+        ("O Montepio vai aprovar o empréstimo da obra.",
+         "Entregámos ao Montepio o pedido de empréstimo da obra.",
+         "O Montepio aprovou o empréstimo da obra."),
+        ("Montepio va approuver le prêt des travaux.", "Demande de prêt des travaux déposée chez Montepio.",
+         "Montepio a approuvé le prêt des travaux."),
+    ],
+)  # fmt: skip
+def test_a_prediction_needs_its_event_word_not_only_its_object(
+    prediction: str, asked: str, approval: str
+) -> None:
+    op = opinion(prediction, "montepio", 0.5)
+    surfaces = {**SURFACES, "montepio": "montepio"}
+    request_state = evaluate([op], [log(asked, 10)], surfaces=surfaces)[1]["o"]
+    assert request_state.history == ()  # the loan asked for is not the loan approved
+    approved = evaluate([op], [log(approval, 20)], surfaces=surfaces)[1]["o"]
+    assert approved.status == "confirmed"
+
+
+def test_running_out_of_something_is_not_running_it() -> None:
+    op = opinion("Mei could run the stockroom.", "mei", 0.5)
+    assert (
+        run(op, log("Mei says we keep running out of stockroom labels.", 20, "mei")).history == ()
+    )
+    assert run(op, log("Mei ran the stockroom alone all week.", 20, "mei")).confidence > 0.5
