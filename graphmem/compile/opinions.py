@@ -994,6 +994,7 @@ def _rules(
     r = read(ev.text)
     speaker = ctx.names.find(r.speaker) if r.speaker else []
     own = bool(speaker) and speaker[0] == holder
+    speaking = own or (ev.kind == "opinion" and holder in ev.entities[:1] and ev.stated is not None)
     if unit is None:  # a bullet whose first @mention is the holder, reporting speech
         own = own or (ev.kind != "opinion" and r.reported and first == holder and bool(holder))
     elif holder and not own:  # "Théo said", "she told me" right after Théo was named
@@ -1013,6 +1014,7 @@ def _rules(
         generic=unit is not None or own,
         anonymous=anonymous,
         all_named=targets <= about,
+        speaking=speaking,
     )
     return None if v is None else (own, v)
 

@@ -161,12 +161,15 @@ def judge(
     generic: bool = True,
     anonymous: bool = False,
     all_named: bool = False,
+    speaking: bool = False,
 ) -> Verdict | None:
     """How the sentence `text` (dated `day`; `names`: its entity-name tokens) bears on `op`,
     or None. `holder_named`: the holder's name is written in the sentence itself;
     `anonymous`: the sentence names no entity at all (only a rule may then apply: "from now
     on, always ask me first" needs no name); `all_named`: it names every entity the opinion
-    names (Yara and the second shop)."""
+    names (Yara and the second shop); `speaking`: the holder's own line (a chat line they
+    wrote, their own opinion bullet), where one shared topic word is enough: words reported
+    in a narrative ("Joana said ...") need two."""
     u = read(text)
     shared = op.topic & (u.tokens - names)
     if not shared and not (about_holder and op.kind == "prediction" and (u.on_time or u.late)):
@@ -200,7 +203,7 @@ def judge(
     volition = not _VOLITION.isdisjoint(words) or "i'd" in words
     if not (negated_over(u.folded, shared) or u.valence or volition) or op.kind == "preference":
         return None  # a plain event takes no stance
-    if len(shared) < 2 and not own_words and not negated_over(u.folded, shared):
+    if len(shared) < 2 and not speaking and not negated_over(u.folded, shared):
         return None
     who = "own words" if own_words else "stance"
     if agree:

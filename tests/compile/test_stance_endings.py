@@ -146,3 +146,15 @@ def test_running_out_of_something_is_not_running_it() -> None:
         run(op, log("Mei says we keep running out of stockroom labels.", 20, "mei")).history == ()
     )
     assert run(op, log("Mei ran the stockroom alone all week.", 20, "mei")).confidence > 0.5
+
+
+@pytest.mark.parametrize(
+    "narrative",
+    [
+        "Joana said probably not, because of the April deadline at work; her mother wanted to know.",
+        "Joana asked about kernel updates; I said I'd rather let the 03:00 run go and tell her in the morning.",
+    ],
+)
+def test_words_reported_in_a_narrative_need_two_shared_topic_words(narrative: str) -> None:
+    op = opinion("Does her best deep work before 11:00; morning focus blocks suit her.", "joana")
+    assert run(op, log(narrative, 20, "joana")).history == ()
