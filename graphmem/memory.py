@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     from graphmem.export.files import ExportReport
     from graphmem.index.build import IndexReport, Progress
     from graphmem.reflect.core import Applied, CoreProposal
-    from graphmem.reflect.run import OpinionView, ReflectReport
+    from graphmem.reflect.run import OpinionView, OpinionWhy, ReflectReport
     from graphmem.store.db import Rows
 
 #: Where graphmem looks for notes, for messages about an empty workspace.
@@ -408,6 +408,14 @@ class Memory:
 
         with self._lock:
             return list_opinions(self._reader().graph, entity)
+
+    def why(self, opinion: str) -> OpinionWhy:
+        """Why an opinion stands where it does: each move with its delta, reason and the
+        line it came from. `opinion`: its id, its citation (``memory/2026-03-11.md#L16``)
+        or words only its statement holds."""
+        from graphmem.reflect.run import explain, find_opinion
+
+        return explain(find_opinion(self.opinions(), opinion), self.workspace)
 
     def entities(self) -> list[EntitySummary]:
         """Every entity, most mentioned first."""

@@ -9,11 +9,14 @@ and rewrites the generated parts of ``bank/`` (hand edits outside the markers ar
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 from graphmem.config import Settings
+from graphmem.errors import GraphmemError
 from graphmem.index.build import IndexReport, index_workspace
 from graphmem.recall.packets import source_ref
 from graphmem.reflect.bank import PageChange, regenerate
@@ -117,6 +120,80 @@ def opinions(graph: Graph, entity: str | None = None) -> list[OpinionView]:
             )
         )
     return out
+
+
+@dataclass(frozen=True)
+class OpinionWhy:
+    """Why an opinion stands where it does: every move, with the line it came from."""
+
+    opinion: OpinionView
+    #: Each move in order: day, old, new, delta, relation, reason, source, ending and the
+    #: cited line's text as the workspace has it now ("" when the file is gone).
+    moves: tuple[dict[str, Any], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {**self.opinion.to_dict(), "moves": list(self.moves)}
+
+
+class UnknownOpinionError(GraphmemError):
+    """No opinion, or more than one, matches what was asked for."""
+
+
+#: The cited text shown per move, at most (a sentence, or a few wrapped lines).
+WHY_TEXT = 400
+
+
+def find_opinion(views: list[OpinionView], ref: str) -> OpinionView:
+    """The opinion `ref` names: its id, its citation (``memory/2026-03-11.md#L16``, or the
+    path and first line of it), or words of its statement that only it holds."""
+    want = " ".join(ref.split())
+    if not want:
+        raise UnknownOpinionError("no opinion named", hint="pass an id, a citation or words of it")
+    for v in views:
+        if want in (v.id, v.source) or v.source.startswith(want + "-"):
+            return v
+    low = want.casefold()
+    hits = [v for v in views if low in " ".join(v.statement.split()).casefold()]
+    if len(hits) == 1:
+        return hits[0]
+    if hits:
+        shown = "; ".join(f"{v.source} {v.statement[:60]}" for v in hits[:5])
+        raise UnknownOpinionError(
+            f"{len(hits)} opinions match {ref!r}: {shown}", hint="pass one's citation or id"
+        )
+    raise UnknownOpinionError(
+        f"no opinion matches {ref!r}", hint="`graphmem opinions` lists them with their citations"
+    )
+
+
+def explain(view: OpinionView, workspace: Path) -> OpinionWhy:
+    """Every move of `view` with its delta and the text of the line it came from."""
+    moves = []
+    for move in view.history:
+        source = move.get("source") or ""
+        moves.append(
+            {
+                **move,
+                "delta": round(move["new"] - move["old"], 4),
+                "text": _cited_text(workspace, source),
+            }
+        )
+    return OpinionWhy(view, tuple(moves))
+
+
+def _cited_text(workspace: Path, source: str) -> str:
+    """The lines `source` (path#Lx or path#Lx-Ly) cites, joined on one line."""
+    path, _, anchor = source.partition("#")
+    lines = [int(n) for n in re.findall(r"\d+", anchor)[:2]]
+    if not path or not lines:
+        return ""
+    try:
+        text = (workspace / path).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return ""
+    start, end = lines[0], lines[-1]
+    return " ".join(" ".join(text[start - 1 : end]).split())[:WHY_TEXT]
 
 
 @dataclass(frozen=True)

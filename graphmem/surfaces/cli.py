@@ -31,6 +31,7 @@ from graphmem.errors import ArgumentError, GraphmemError
 if TYPE_CHECKING:
     from graphmem.edit.retain import RetainResult
     from graphmem.memory import Memory
+    from graphmem.reflect.run import OpinionWhy
 
 
 # ----------------------------------------------------------------------------- help and errors
@@ -811,13 +812,30 @@ def opinions(
     entity: Annotated[
         str | None, typer.Option(metavar="NAME", help="Only opinions about this entity.")
     ] = None,
+    why: Annotated[
+        str | None,
+        typer.Option(
+            metavar="OPINION",
+            help="Explain one opinion: every move with its delta, reason and cited line. "
+            "OPINION: its citation (memory/2026-03-11.md#L16), id, or words of it.",
+        ),
+    ] = None,
     json_out: JsonOpt = False,
     workspace: WorkspaceOpt = None,
 ) -> None:
     """Opinions: statement, confidence, last update, evidence for and against, history.
 
     Example: graphmem opinions --entity Peter
+    Example: graphmem opinions --why memory/2026-03-11.md#L16
     """
+    if why is not None:
+        with memory(workspace) as mem:
+            explained = mem.why(why)
+        if json_out:
+            typer.echo(json.dumps(explained.to_dict(), ensure_ascii=False, indent=2))
+        else:
+            _echo_why(explained)
+        return
     with memory(workspace) as mem:
         views = mem.opinions(entity)
     if json_out:
@@ -840,6 +858,27 @@ def opinions(
             _echo_wrapped(f"+ {ev}", "          ", "      ")
         for ev in v.contradicts:
             _echo_wrapped(f"- {ev}", "          ", "      ")
+
+
+def _echo_why(explained: OpinionWhy) -> None:
+    v = explained.opinion
+    stated = "none (default)" if v.stated is None else f"{v.stated:.2f}"
+    status = f" [{v.status}]" if v.status else ""
+    _echo_wrapped(" ".join(v.statement.split()), "  ", "")
+    typer.echo(f"  {v.source} · stated {stated} → now {v.confidence:.2f}{status}")
+    if v.superseded_by:
+        typer.echo(f"  superseded by {v.superseded_by}")
+    if not explained.moves:
+        typer.echo("  no move: no later evidence about its holder and topic was found")
+        return
+    for m in explained.moves:
+        sign = "+" if m["relation"] == "supports" else "-"
+        ending = f" [{m['ending']}]" if m.get("ending") else ""
+        head = f"{sign} {m.get('day') or 'undated'}  {m['old']:.2f} → {m['new']:.2f} ({m['delta']:+.2f})"
+        typer.echo(f"  {head}  {m['relation']}: {m['reason']}{ending}")
+        typer.echo(f"      {m['source']}")
+        if m["text"]:
+            _echo_wrapped(f"“{m['text']}”", "        ", "      ")
 
 
 @app.command()

@@ -176,6 +176,12 @@ class Tools:
         tl = self.memory.timeline(name, since, until)
         return {"entity": tl.entity, "events": [x.to_dict() for x in tl.events]}
 
+    def opinions(self, entity: str | None = None, why: str | None = None) -> dict[str, Any]:
+        """Opinions with confidence and evidence, or one opinion's moves explained."""
+        if why is not None:
+            return self.memory.why(why).to_dict()
+        return {"opinions": [v.to_dict() for v in self.memory.opinions(entity)]}
+
     def retain(self, bullet: str, replaces: str | None = None) -> RetainOutput:
         """Append `bullet` to today's log and re-index."""
         return _retained(self.memory.retain(bullet, replaces=replaces))
@@ -394,6 +400,28 @@ def build_server(settings: Settings, today: Callable[[], date] = date.today) -> 
         """
         return worker.call(memory.timeline, name, since, until)
 
+    def memory_opinions(
+        entity: Annotated[
+            str | None, Field(description="Only opinions about this entity (a name or alias).")
+        ] = None,
+        why: Annotated[
+            str | None,
+            Field(
+                description="Explain one opinion instead: its citation "
+                "('memory/2026-03-11.md#L16'), id, or words only its statement holds."
+            ),
+        ] = None,
+    ) -> dict[str, Any]:
+        """What the user's memory believes, how firmly, and why.
+
+        Without `why`: every opinion (statement, confidence now and as stated, status such as
+        confirmed / refuted / retracted / superseded, evidence for and against as citations).
+        With `why`: one opinion and each move of its confidence, with the delta, the reason
+        and the text of the line it came from. An unknown or ambiguous `why` is an error that
+        lists the candidates.
+        """
+        return worker.call(memory.opinions, entity, why)
+
     def memory_retain(
         bullet: Annotated[
             str,
@@ -493,6 +521,7 @@ def build_server(settings: Settings, today: Callable[[], date] = date.today) -> 
         (memory_recall, READ_ONLY),
         (memory_about, READ_ONLY),
         (memory_timeline, READ_ONLY),
+        (memory_opinions, READ_ONLY),
         (memory_retain, WRITES),
         (memory_retract, WRITES),
         (memory_core_list, READ_ONLY),

@@ -142,3 +142,31 @@ def test_every_command_has_help() -> None:
         name = command.name or command.callback.__name__
         result = runner.invoke(app, [name, "--help"])
         assert result.exit_code == 0 and "Usage" in result.stdout
+
+
+def test_opinions_why_lists_each_move_with_its_line(make_workspace: WriteFiles) -> None:
+    root = make_workspace(
+        {
+            "bank/entities/Lagares.md": "# Lagares\nAliases: Rua dos Lagares\n",
+            "memory/2026-03-11.md": "## Retain\n"
+            "- O(c=0.7) @Lagares: We will have the Rua dos Lagares lease signed by the end of April.\n",
+            "memory/2026-04-13.md": "## Retain\n- W @Lagares: Draft Lagares lease received.\n",
+            "memory/2026-05-04.md": "Bad news.\n\n## Retain\n"
+            "- W @Lagares: The Rua dos Lagares lease fell through on 4 May.\n",
+        }
+    )
+    assert gm(root, "index")[0] == 0
+    code, out, err = gm(root, "opinions", "--why", "memory/2026-03-11.md#L2")
+    assert code == 0, err
+    assert "stated 0.70 → now 0.14 [refuted]" in out
+    assert "contradicts: did not happen: “fell through”" in out
+    assert (
+        "memory/2026-05-04.md#L4" in out
+        and "“- W @Lagares: The Rua dos Lagares lease fell through" in out
+    )
+    assert "Draft" not in out  # a mention of the lease is not its signature, nor a move
+    code, out, _ = gm(root, "opinions", "--why", "lease signed", "--json")
+    moves = json.loads(out)["moves"]
+    assert [(m["source"], m["delta"]) for m in moves] == [("memory/2026-05-04.md#L4", -0.56)]
+    code, _, err = gm(root, "opinions", "--why", "no such opinion")
+    assert code != 0 and "no opinion matches 'no such opinion'" in err

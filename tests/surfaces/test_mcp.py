@@ -23,6 +23,7 @@ TOOLS = {
     "memory_recall",
     "memory_about",
     "memory_timeline",
+    "memory_opinions",
     "memory_retain",
     "memory_retract",
     "memory_core_list",
@@ -123,6 +124,23 @@ def test_tools_are_listed_with_schemas_and_descriptions(indexed: Path, tmp_path:
         assert tools["memory_get"].input_schema["required"] == ["path"]
         assert tools["memory_recall"].annotations.read_only_hint is True
         assert tools["memory_retain"].annotations.read_only_hint is False
+
+    run(indexed, tmp_path, scenario)
+
+
+def test_opinions_and_why_each_moved(indexed: Path, tmp_path: Path) -> None:
+    async def scenario(session: ClientSession) -> None:
+        listed = (await call(session, "memory_opinions", entity="Peter"))["opinions"]
+        assert listed and all(o["source"] and 0 <= o["confidence"] <= 1 for o in listed)
+        moved = next(o for o in listed if o["source"] == "memory/2025-11-07.md#L12")
+        why = await call(session, "memory_opinions", why=moved["source"])
+        assert why["statement"] == moved["statement"] and why["confidence"] == moved["confidence"]
+        assert [m["source"] for m in why["moves"]] == [m["source"] for m in moved["history"]]
+        for m in why["moves"]:
+            assert m["delta"] == pytest.approx(m["new"] - m["old"], abs=1e-4)
+            assert m["reason"] and m["text"], m  # the cited line itself, not only its place
+        assert "voice notes" in why["moves"][0]["text"]
+        assert "no opinion matches" in await fail(session, "memory_opinions", why="zorblax quux")
 
     run(indexed, tmp_path, scenario)
 
