@@ -90,3 +90,47 @@ def test_the_stance_rules_visit_only_pairs_that_share_an_entity_and_a_word(
     assert found == opinions.evaluate(ops, related, surfaces={"rosa": "rosa"})[0]
     # a name scan per distinct text: not one per (opinion, item) pair
     assert len(scans) == len(set(scans))
+
+
+def _judged(n: int, monkeypatch: pytest.MonkeyPatch) -> int:
+    """How many (opinion, item) pairs the rules judge for `n` opinions about one person,
+    written in three dozen words (every pair shares a word with many others)."""
+    import random
+    from datetime import date
+
+    rng = random.Random(7)
+    words = """coffee tea replies voice notes calls morning evening trains flights hotels books
+    music cycling chess pizza sushi rain snow meetings email chat github docker postgres kafka
+    linux windows vim emacs python rust java""".split()
+    forms = ("Prefers {} over {}.", "Likes {} and {}.", "Thinks {} is better than {}.")
+    ops = [
+        opinions.OpinionIn(f"o{k}", rng.choice(forms).format(*rng.sample(words, 2)),
+                           date(2025, 1, 1), 0.5, ("peter",))
+        for k in range(n)
+    ]  # fmt: skip
+    count = [0]
+    real_rules, real_word = opinions._rules, opinions._word_link
+
+    def rules(*args):  # type: ignore[no-untyped-def]
+        count[0] += 1
+        return real_rules(*args)
+
+    def word(*args):  # type: ignore[no-untyped-def]
+        count[0] += 1
+        return real_word(*args)
+
+    monkeypatch.setattr(opinions, "_rules", rules)
+    monkeypatch.setattr(opinions, "_word_link", word)
+    opinions.evaluate(ops, [], surfaces={"peter": "peter"})
+    monkeypatch.undo()
+    return count[0]
+
+
+def test_many_opinions_about_one_person_cost_linear_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """20,000 opinion bullets about one person were quadratic (each judged against every
+    other sharing a word). Each opinion now meets at most MAX_CANDIDATES items: four times
+    the opinions is about four times the judgements. Counts, no clock."""
+    small, big = _judged(400, monkeypatch), _judged(1600, monkeypatch)
+    assert small > 0
+    assert big <= 4.6 * small, (small, big)
+    assert big <= 1600 * 2 * opinions.MAX_CANDIDATES
