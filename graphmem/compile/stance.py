@@ -163,6 +163,12 @@ ON_TIME = _rx(
     "comme prevu", "dans les temps", "no prazo", "a tempo", "como previsto", "como planeado",
     "punktlich", "wie geplant", "termingerecht", "a tiempo", "segun lo previsto",
     "como estaba previsto", "按时", "如期", "准时",
+    # early is at least on time
+    "ahead of schedule", "ahead of time", "a day early", "days early", "arrived early",
+    "came early", "came in early", "earlier than planned", "earlier than expected",
+    "antes do previsto", "antes do combinado", "antes do prazo", "en avance",
+    "plus tot que prevu", "vorzeitig", "fruher als geplant", "fruher als erwartet",
+    "antes de lo previsto", "antes de tiempo", "提前",
 )  # fmt: skip
 LATE = _rx(
     "slipped", "delayed", "postponed", "pushed back", "missed the", "late", "behind schedule",
@@ -229,7 +235,9 @@ POSITIVE = _rx(
     "froh", "glucklich", "mejor", "vale la pena", "最好", "值得", "高兴", "满意", "开心",
 )  # fmt: skip
 NEGATIVE = _rx(
-    "worst", "mistake", "regret", "regrets", "bad", "terrible", "awful", "not worth",
+    "worst", "mistake", "regret", "regrets", "bad", "terrible", "awful", "not worth", "mess",
+    "a mess", "chaos", "chaotic", "shambles", "disaster", "unreliable", "bagunca", "caos",
+    "desastre", "confusao", "pagaille", "catastrophe", "katastrophe", "chaotisch", "lio",
     "pire", "erreur", "regrette", "pior", "erro", "arrependo", "schlimmste", "fehler",
     "bereue", "peor", "error", "arrepiento", "错误", "后悔", "糟糕",
 )  # fmt: skip

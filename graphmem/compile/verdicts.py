@@ -290,12 +290,13 @@ def _prediction(
             return Verdict("supports", True, "confirmed", f"came true by {op.deadline}: {_show(shared, u)}")  # fmt: skip
         return None
     if op.valence:
-        if u.valence and not u.future:
-            if u.valence == op.valence:
-                return Verdict("supports", False, "", f"outcome judged as predicted ({_show(shared, u)})")  # fmt: skip
-            return Verdict(
-                "contradicts", False, "", f"outcome judged otherwise ({_show(shared, u)})"
-            )
+        # an outcome judged ("best decision"), or the event coming on time or late
+        outcome = u.valence or (1 if u.on_time else -1 if u.late else 0)
+        if outcome and not u.future and not u.hedged:
+            what = _show(shared, u) if shared else f"“{u.on_time or u.late}”"
+            if outcome == op.valence:
+                return Verdict("supports", False, "", f"outcome judged as predicted ({what})")
+            return Verdict("contradicts", False, "", f"outcome judged otherwise ({what})")
         return None
     # an event predicted without a date: it happened (or did not) in a later sentence that
     # says most of what the prediction says

@@ -158,3 +158,19 @@ def test_running_out_of_something_is_not_running_it() -> None:
 def test_words_reported_in_a_narrative_need_two_shared_topic_words(narrative: str) -> None:
     op = opinion("Does her best deep work before 11:00; morning focus blocks suit her.", "joana")
     assert run(op, log(narrative, 20, "joana")).history == ()
+
+
+@pytest.mark.parametrize(
+    "delivery",
+    [
+        "Encomenda da Rancilio chegou um dia antes do previsto.",
+        "The Rancilio order was delivered on time this morning.",
+        "Die Rancilio-Lieferung kam pünktlich.",
+    ],
+)
+def test_an_event_on_time_contradicts_a_prediction_that_it_would_be_a_mess(delivery: str) -> None:
+    op = opinion("Rancilio's deliveries will be a mess for the first few months.", "rancilio", 0.9)
+    s = run(op, log(delivery, 20, "rancilio"))
+    assert s.confidence < 0.9 and "outcome judged otherwise" in s.history[0].reason
+    late = run(op, log("The Rancilio order was delayed again.", 20, "rancilio"))
+    assert late.confidence > 0.9  # late, as predicted
