@@ -137,6 +137,22 @@ def _strip_name(surface: str) -> str:
     return name[4:].strip() if name.startswith("the ") and len(name) > 4 else name
 
 
+#: Titles before a name ("Dona Graça", "Mr Price", "Herr Richter"), folded, without dots.
+HONORIFICS = frozenset(
+    "dona dom don dona sr sra srta senhor senhora senor senora mr mrs ms miss mx dr dra prof "
+    "sir madame mme mlle monsieur herr frau tio tia".split()
+)
+
+
+def without_honorific(name: str) -> str:
+    """`name` without a leading title when a name follows it ("Dona Graça Vieira" ->
+    "Graça Vieira"); `name` itself otherwise."""
+    head, sep, rest = name.partition(" ")
+    if sep and rest[:1].isupper() and fold(head).rstrip(".") in HONORIFICS:
+        return rest.strip()
+    return name
+
+
 def _bounded(ch: str) -> bool:
     # CJK, kana and hangul syllables are written without spaces: no word boundary there.
     return ord(ch) < 0x2E80
@@ -265,7 +281,10 @@ class Gazetteer:
         lower-case leading "the " ("the Castle’s" finds "The Castle", "the Eiffel Tower"
         finds "Eiffel Tower"), and last only its letters and digits ("NodeJS" -> "Node.js").
         """
-        candidates = (name, _trim(name), _strip_name(name))
+        candidates: tuple[str, ...] = (name, _trim(name), _strip_name(name))
+        untitled = without_honorific(_strip_name(name))
+        if untitled != _strip_name(name):  # "Dona Graça Vieira" finds "Graça Vieira"
+            candidates += (untitled,)
         for candidate in candidates:
             if (slug := self._keys.get(_canonical(fold(candidate)))) is not None:
                 return slug
@@ -431,13 +450,65 @@ def _ner_mention(ent: Any) -> Mention | None:
     """A NER span as a mention, trimmed of "the " and possessives; None for noise."""
     if ent.label_ not in NER_LABELS or "\n" in ent.text:
         return None
-    name = _strip_name(ent.text)
+    name = name_words(_strip_name(ent.text))
+    if name and ent.label_ == "PERSON":
+        name = _without_article(name)
     # The model tags code like "connection.update" as ORG: proper names carry a capital.
-    if len(name) < 2 or (name == name.lower() and name != name.upper()):
+    if name is None or len(name) < 2 or (name == name.lower() and name != name.upper()):
         return None
     start = ent.start_char + ent.text.index(name)
+    end = start + len(name)
+    if fold(name) in KEY_WORDS and key_label(ent.doc.text, end):
+        return None  # "Kind: person", "Status: done": a key, not a name
     slug = slugify(name)
-    return Mention(slug, name, start, start + len(name), "ner", ent.label_) if slug else None
+    return Mention(slug, name, start, end, "ner", ent.label_) if slug else None
+
+
+#: Words that head a ``Key: value`` line (page keys, note labels) and name nobody.
+KEY_WORDS = _NOT_SPEAKERS | frozenset(
+    "kind aliases alias aka type tags tag category role contact owner title name date "
+    "status priority due links link url email phone address location tipo estado nota "
+    "notas categoria typ art notiz etiqueta".split()
+)
+_KEY_TAIL = re.compile(r"[ \t]*+(?:\*\*|__)?[ \t]*+:")
+#: A lower-case word a name never ends with: a verb or an elided pronoun after it
+#: ("Joana m'a demandé" -> Joana, "Rafa disse" -> Rafa).
+_LOWER_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+
+
+def key_label(text: str, end: int) -> bool:
+    """Does a colon follow `text[:end]` (``Kind: person``, ``**Status**:``)? A key word so
+    followed labels a value (joined paragraphs put ``Kind:`` mid-line), it names nothing."""
+    return _KEY_TAIL.match(text, end) is not None
+
+
+def name_words(name: str) -> str | None:
+    """`name` without the elided pronoun or verb NER took along ("Joana m'a" -> "Joana");
+    None when a lower-case word leads or ends it ("de Sevilha": a fragment led by a
+    preposition; "Primeiro dia": a sentence's first word). Particles inside a name stay
+    ("Casa da Música")."""
+    words = name.split(" ")
+    if len(words) > 1 and _lower(words[0]):
+        return None
+    while len(words) > 1 and _lower(words[-1]) and ("'" in words[-1] or "’" in words[-1]):
+        words.pop()
+    if len(words) > 1 and _lower(words[-1]):
+        return None
+    return " ".join(words)
+
+
+#: Articles Portuguese writes before a person's name, capitalised at a sentence's start.
+_PERSON_ARTICLES = frozenset({"O", "A", "Os", "As"})
+
+
+def _without_article(name: str) -> str:
+    """A person's name without the article before it ("O Rafa saiu" -> Rafa)."""
+    head, sep, rest = name.partition(" ")
+    return rest if sep and head in _PERSON_ARTICLES and rest[:1].isupper() else name
+
+
+def _lower(word: str) -> bool:
+    return bool(_LOWER_WORD.fullmatch(word)) and word == word.lower() and word != word.upper()
 
 
 def find_mentions(

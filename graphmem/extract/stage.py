@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -305,7 +306,7 @@ def entity_table(inputs: Sequence[FileEntities]) -> dict[str, EntityInfo]:
                 # a speaker is named by the line, so it counts as declared
                 entities[slug] = EntityInfo(slug, surface, kind="person", declared=True)
     if not any(fe.ner for fe in inputs):
-        return entities
+        return join_first_names(entities)
     gazetteer = Gazetteer.build(_known(entities))
     # NER names nobody declared: promoted after two independent files mention them.
     candidates = [
@@ -318,7 +319,92 @@ def entity_table(inputs: Sequence[FileEntities]) -> dict[str, EntityInfo]:
     for slug, promoted in promote_ner(candidates).items():
         if slug not in entities and slug not in aliases:
             entities[slug] = EntityInfo(slug, promoted.name, kind=promoted.kind, declared=False)
-    return entities
+    counts: Counter[str] = Counter(mention.surface for mention, _ in candidates)
+    return join_first_names(entities, counts)
+
+
+def _first_word(name: str) -> str | None:
+    """The folded first word of a name of two or more capitalised words ("Joana Ferreira"
+    -> "joana"), else None."""
+    words = name.split()
+    if len(words) < 2 or not words[0][:1].isupper() or not words[0].isalpha():
+        return None
+    return fold(words[0])
+
+
+def join_first_names(
+    entities: dict[str, EntityInfo], counts: Counter[str] | None = None
+) -> dict[str, EntityInfo]:
+    """One entity for a person's first name and full name ("Joana" and "Joana Ferreira",
+    "Nacho" and "Nacho Ferrán", "Corvid" and "Corvid Analytics").
+
+    A one-word name joins the one entity whose name (or alias) of several words starts
+    with it, unless the workspace gives that first word to two entities (two people who
+    share a first name: then neither takes it). Places never join (Porto is not "Porto
+    Alegre"), nor does anything join a page that lists its aliases without that name (the
+    page's author chose its names). The declared side keeps its slug: a page, then an
+    ``@mention`` or chat speaker; two declared entities never join. Undeclared, the full
+    name's slug stays and the name is the more frequent surface (`counts`). A person's
+    page with no aliases at all also answers to its first name.
+    """
+    counts = counts or Counter()
+    owners: dict[str, set[str]] = defaultdict(set)
+    for ent in entities.values():
+        if ent.kind == "place":
+            continue
+        for name in (ent.name, *ent.aliases):
+            if (first := _first_word(name)) is not None:
+                owners[first].add(ent.slug)
+    singles: dict[str, set[str]] = defaultdict(set)
+    for ent in entities.values():
+        if len(ent.name.split()) == 1:
+            singles[fold(ent.name)].add(ent.slug)
+
+    def authored(ent: EntityInfo) -> bool:  # a page that lists names of its own
+        return ent.page is not None and any(slugify(a) != ent.slug for a in ent.aliases)
+
+    def explicit(ent: EntityInfo) -> bool:  # named by an @mention or a speaker, no page
+        return ent.declared and ent.page is None
+
+    out = dict(entities)
+    for key, slugs in sorted(singles.items()):
+        full = owners.get(key, set()) - slugs
+        if len(slugs) != 1 or len(full) != 1:
+            continue
+        short, long = out.get(next(iter(slugs))), out.get(next(iter(full)))
+        if short is None or long is None:
+            continue
+        if short.kind == "place" and (short.declared or long.kind != "person"):
+            continue  # NER calls a first name a place often ("Nacho"): only a person joins
+        if short.declared and long.declared:
+            continue  # both named by the user: two entities, as written
+        if short.declared:
+            keep, gone = short, long
+            if gone.page is not None:
+                continue
+        else:
+            keep, gone = long, short
+            if authored(keep) and key not in {fold(a) for a in keep.aliases}:
+                continue
+        name = keep.name
+        if not keep.declared and counts[gone.name] > counts[keep.name]:
+            name = gone.name  # undeclared: the most frequent surface names it
+        names = (keep.name, gone.name, *keep.aliases, *gone.aliases)
+        out[keep.slug] = replace(
+            keep,
+            name=name,
+            aliases=tuple(dict.fromkeys(n for n in names if n != name)),
+        )
+        del out[gone.slug]
+    for key, slugs in owners.items():
+        page = out.get(next(iter(slugs))) if len(slugs) == 1 else None
+        if page is None or page.kind != "person" or page.page is None or authored(page):
+            continue
+        if key in singles or _first_word(page.name) != key:
+            continue
+        first = page.name.split()[0]
+        out[page.slug] = replace(page, aliases=(*page.aliases, first))
+    return out
 
 
 def extract(

@@ -7,6 +7,7 @@ passage (so it stays findable) plus a :class:`Notice` naming file and line.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import PurePosixPath
@@ -147,7 +148,11 @@ def parse(path: str, text: str) -> ParsedFile:
         lines.pop()  # the end of the last line, not a line of its own
     front, body_start = front_matter(lines)
     generated, fenced = _regions(lines, body_start, state)
-    entity = _entity_page(path, lines, front, generated | fenced) if role == "entity" else None
+    entity = (
+        _entity_page(path, lines, front, generated | fenced, body_start)
+        if role == "entity"
+        else None
+    )
     if entity is not None:
         for n, key in _unknown_keys(lines, body_start, generated | fenced):
             state.warn(n, f"unknown page key {key!r} (known: Aliases, Kind); read as plain text")
@@ -249,7 +254,9 @@ def _unknown_keys(lines: list[str], start: int, skip: set[int]) -> list[tuple[in
     return out
 
 
-def _entity_page(path: str, lines: list[str], front: dict[str, str], skip: set[int]) -> EntityPage:
+def _entity_page(
+    path: str, lines: list[str], front: dict[str, str], skip: set[int], start: int = 0
+) -> EntityPage:
     stem = PurePosixPath(path).stem
     aliases: tuple[str, ...] = _split_list(front.get("aliases", ""))
     kind = front.get("kind", "").strip().lower() or None
@@ -262,12 +269,31 @@ def _entity_page(path: str, lines: list[str], front: dict[str, str], skip: set[i
             kind = m.group(1).lower()
     if kind not in ENTITY_KINDS:
         kind = None
-    # "The-Castle.md" names "The Castle"; the hyphenated form stays findable as an alias.
-    display = stem.replace("-", " ") if "-" in stem else stem
+    # The page's title names it, accents and all ("# Maré Labs" in MareLabs.md); without
+    # one, "The-Castle.md" names "The Castle". The file name stays the slug and an alias.
+    display = page_title(lines, skip, start) or (stem.replace("-", " ") if "-" in stem else stem)
     if display != stem:
         aliases = (stem, *aliases)
     aliases = tuple(dict.fromkeys(a for a in aliases if a.lower() != display.lower()))
     return EntityPage(slug=slugify(stem), name=display, kind=kind, aliases=aliases)
+
+
+def page_title(lines: list[str], skip: Collection[int] = (), start: int = 0) -> str | None:
+    """The text of a page's title: its first non-blank line from `start` (after any front
+    matter) when that is a level-1 heading (``# Maré Labs``), without emphasis or link
+    brackets; None when it has none."""
+    for i in range(start, len(lines)):
+        line = lines[i]
+        if i in skip or not line.strip():
+            continue
+        found = heading(line)
+        if found is None or found[0] != 1:
+            return None
+        title = found[1].strip().strip("*_`").replace("[[", "").replace("]]", "").strip()
+        if not slugify(title) or len(title) > MAX_NAME_CHARS:
+            return None
+        return title
+    return None
 
 
 def _units(lines: list[str], start: int, state: _State, generated: set[int]) -> list[_Unit]:

@@ -7,6 +7,7 @@ from datetime import date
 from typing import Any
 
 from graphmem.errors import GraphmemError
+from graphmem.parse.parser import file_role
 from graphmem.recall.lookups import entity_gazetteer, rows_by_ids
 from graphmem.recall.packets import source_ref, timestamp
 from graphmem.store.db import Graph
@@ -144,6 +145,7 @@ def entity_card(
         if not replaced(f["id"])
         and f["kind"] != "experience"
         and f["id"] in fact_rows
+        and not misdated(fact_rows[f["id"]][1]["path"])
         and (now is None or holds_at(fact_rows[f["id"]][1], now))
     ]
     newer_rows = _rows_by_id(graph, sorted({r["newer_id"] for r in superseded.values()}))
@@ -203,6 +205,12 @@ def entity_card(
             for r in graph.run("about/related", slug=slug, limit=related).dicts()
         ),
     )
+
+
+def misdated(path: str) -> bool:
+    """Is `path` a daily log whose name is not a real day (``memory/2026-02-30.md``)? The
+    index keeps it as undated notes, with a warning; nothing in it is a current fact."""
+    return file_role(path)[2] is not None
 
 
 def holds_at(row: dict[str, Any], now: date) -> bool:
