@@ -1025,10 +1025,14 @@ def _rules(
     r = read(ev.text)
     speaker = ctx.names.find(r.speaker) if r.speaker else []
     own = bool(speaker) and speaker[0] == holder
-    speaking = own or (ev.kind == "opinion" and holder in ev.entities[:1] and ev.stated is not None)
     if unit is None:  # a bullet whose first @mention is the holder, reporting speech
         own = own or (ev.kind != "opinion" and r.reported and first == holder and bool(holder))
-    elif holder and not own:  # "Théo said", "she told me" right after Théo was named
+    # the holder's own line: a chat line, a bullet about them reporting their words, their
+    # opinion bullet (a narrative's "Joana said ..." is not: graphmem.compile.verdicts.judge)
+    speaking = own or (ev.kind == "opinion" and holder in ev.entities[:1] and ev.stated is not None)
+    if (
+        unit is not None and holder and not own
+    ):  # "Théo said", "she told me" right after Théo was named
         if holder in about and ctx.names.said(holder).search(folded(ev.text)):
             own = holder in unit.named or bool(_said([]).search(folded(ev.text)))
     if ev.kind == "opinion" and holder in ev.entities[:1]:

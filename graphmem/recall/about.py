@@ -177,7 +177,7 @@ def entity_card(
             return source_ref(row["path"], row["line_start"], row["line_end"]) if row else "?"
 
         for op, ev, relation, weight, day in found:
-            evidence[op].append(f"{relation.lower()} {ref(ev)} ({weight:+.2f}, {day})")
+            evidence[op].append(f"{relation.lower()} {ref(ev)} (weight {weight:.2f}, {day})")
         for claim, passage, how in passages:
             if claim in evidence:
                 evidence[claim].append(f"{how} {ref(passage)}")
