@@ -46,6 +46,7 @@ RETRIEVERS = ("graphmem", "bm25")
 METRIC = "recall@25ln"
 LOCOMO_CONVERSATIONS = ["0", "1", "2", "3", "4"]  # locomo-dev.json's five (conv-26 ... conv-43)
 LME_DEFAULT = 12
+NOT_COUNTED = " (not in overall)"
 
 
 # --------------------------------------------------------------------------- pure helpers
@@ -135,33 +136,44 @@ def _s(n: int) -> str:
     return "" if n == 1 else "s"
 
 
+def _category_label(cat: str, entry: dict[str, Any]) -> str:
+    counted = cat not in entry["excluded"] or "exclude" in cat  # LoCoMo's label says so
+    return f"  {cat}" + ("" if counted else NOT_COUNTED)
+
+
 def format_table(summary: dict[str, Any], set_titles: dict[str, str] | None = None) -> str:
     """The one table: R@25ln per set and category for graphmem and bm25, as_of stale@10
     where a set has as_of questions with must_not, and the macro mean over the sets."""
     titles = set_titles or {}
-    head = f"{'set / category':34} {'n':>5} {'graphmem':>8} {'bm25':>8} {'Δ':>8}"
+    labels = [titles.get(name, name) for name in summary["sets"]] + [
+        _category_label(cat, entry)
+        for entry in summary["sets"].values()
+        for cat in entry["retrievers"]["graphmem"]["categories"]
+    ]
+    w = max([34, *map(len, labels)])
+    head = f"{'set / category':{w}} {'n':>5} {'graphmem':>8} {'bm25':>8} {'Δ':>8}"
     lines = ["R@25ln (recall within 25 cited lines; stale@10: lower is better)", head]
     lines.append("-" * len(head))
     for name, entry in summary["sets"].items():
         gm, bm = entry["retrievers"]["graphmem"], entry["retrievers"]["bm25"]
         a, b = gm["overall"].get(METRIC), bm["overall"].get(METRIC)
         title = titles.get(name, name)
-        lines.append(f"{title:34} {entry['n']:>5} {_num(a)} {_num(b)} {_delta(a, b)}")
+        lines.append(f"{title:{w}} {entry['n']:>5} {_num(a)} {_num(b)} {_delta(a, b)}")
         for cat, scores in gm["categories"].items():
             a, b = scores.get(METRIC), bm["categories"][cat].get(METRIC)
-            label = f"  {cat}" + (" (not in overall)" if cat in entry["excluded"] else "")
-            lines.append(f"{label:34} {int(scores['n']):>5} {_num(a)} {_num(b)} {_delta(a, b)}")
+            label = _category_label(cat, entry)
+            lines.append(f"{label:{w}} {int(scores['n']):>5} {_num(a)} {_num(b)} {_delta(a, b)}")
         if "as_of" in gm["stale_at_10"]:
             a_st, b_st = gm["stale_at_10"]["as_of"], bm["stale_at_10"]["as_of"]
             lines.append(
-                f"{'  as_of stale@10':34} {int(a_st['n']):>5} {_num(a_st['rate'])} "
+                f"{'  as_of stale@10':{w}} {int(a_st['n']):>5} {_num(a_st['rate'])} "
                 f"{_num(b_st['rate'])} {_delta(a_st['rate'], b_st['rate'])}"
             )
     lines.append("-" * len(head))
     macro = summary["macro"][METRIC]
     scored = sum(1 for s in summary["sets"].values() if s["n"])
     lines.append(
-        f"{f'macro mean R@25ln ({scored} set{_s(scored)})':34} {'':>5} {_num(macro['graphmem'])} "
+        f"{f'macro mean R@25ln ({scored} set{_s(scored)})':{w}} {'':>5} {_num(macro['graphmem'])} "
         f"{_num(macro['bm25'])} {_delta(macro['graphmem'], macro['bm25'])}"
     )
     stale = summary["macro"]["as_of_stale_at_10"]
@@ -170,7 +182,7 @@ def format_table(summary: dict[str, Any], set_titles: dict[str, str] | None = No
             1 for s in summary["sets"].values() if "as_of" in s["retrievers"]["bm25"]["stale_at_10"]
         )
         lines.append(
-            f"{f'mean as_of stale@10 ({with_as_of} set{_s(with_as_of)})':34} {'':>5} {_num(stale['graphmem'])} "
+            f"{f'mean as_of stale@10 ({with_as_of} set{_s(with_as_of)})':{w}} {'':>5} {_num(stale['graphmem'])} "
             f"{_num(stale['bm25'])} {_delta(stale['graphmem'], stale['bm25'])}"
         )
     return "\n".join(lines)
