@@ -24,19 +24,54 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 # ../shared/bench beside the checkout (or beside a worktree's parent).
+SHARED: Path | None = None
 for _up in HERE.parents:
     if (_up / "shared" / "bench" / "recall_eval.py").is_file():
-        sys.path.insert(0, str(_up / "shared" / "bench"))
+        SHARED = _up / "shared" / "bench"
+        sys.path.insert(0, str(SHARED))
         break
 
 import recall_eval as ev  # noqa: E402
 
-from graphmem.config import resolve_settings  # noqa: E402
-from graphmem.config.presets import preset  # noqa: E402
+from graphmem.config import Settings, resolve_settings  # noqa: E402
+from graphmem.config.presets import RecallConfig, preset  # noqa: E402
 from graphmem.index.build import index_workspace  # noqa: E402
 from graphmem.recall.engine import Recaller, RecallOptions  # noqa: E402
+from graphmem.recall.packets import RecallResult  # noqa: E402
 
 KS, NDCG_K, BUDGETS = [5, 10, 25], 10, [25, 100]
+
+
+def graphmem_settings(ws: Path, embed: str | None, ner: str | None) -> Settings:
+    """The settings both in-process harnesses index and recall with (no environment)."""
+    settings = resolve_settings(ws, env={}, buffer_pool_mb=256, embed_model=embed)
+    return replace(settings, ner_model=ner, embed_model=embed)
+
+
+def ask(
+    recaller: Recaller, ws: Path, q: dict, config: RecallConfig, depth: int
+) -> tuple[RecallResult, list[ev.Source], float]:
+    """One question at its own ``asked_at``: the result, its cited sources, seconds taken."""
+    t0 = time.perf_counter()
+    result = recaller.recall(
+        q["question"],
+        RecallOptions(k=depth, now=date.fromisoformat(q["asked_at"][:10]), config=config),
+    )
+    took = time.perf_counter() - t0
+    return result, [ev.parse_source(p.source, ws) for p in result.packets], took
+
+
+def stale_hit(q: dict, sources: list[ev.Source], ws: Path) -> bool | None:
+    """stale@10: does the top 10 cite any line of ``must_not``? None without must_not."""
+    if not q.get("must_not"):
+        return None
+    bad = {
+        (m.path, line)
+        for m in (ev.parse_source(x, ws) for x in q["must_not"])
+        for line in m.lines()
+    }
+    top = {(s.path, line) for s in sources[:10] for line in s.lines()}
+    return bool(bad & top)
 
 
 def main() -> int:
@@ -77,10 +112,7 @@ def main() -> int:
         ws = Path(tempfile.mkdtemp()) / "ws"
         shutil.copytree(args.root, ws)
     embed = None if args.embed == "none" else args.embed
-    settings = resolve_settings(ws, env={}, buffer_pool_mb=256, embed_model=embed)
-    settings = replace(
-        settings, ner_model=None if args.ner == "none" else args.ner, embed_model=embed
-    )
+    settings = graphmem_settings(ws, embed, None if args.ner == "none" else args.ner)
     started = time.perf_counter()
     index_workspace(settings)
     index_s = time.perf_counter() - started
@@ -103,29 +135,15 @@ def main() -> int:
                 if q["id"] not in asked:
                     continue
                 q = {**q, "question": asked[q["id"]]}
-            t0 = time.perf_counter()
-            result = recaller.recall(
-                q["question"],
-                RecallOptions(
-                    k=args.depth, now=date.fromisoformat(q["asked_at"][:10]), config=config
-                ),
-            )
-            latencies.append(time.perf_counter() - t0)
-            sources = [ev.parse_source(p.source, ws) for p in result.packets]
+            result, sources, took = ask(recaller, ws, q, config, args.depth)
+            latencies.append(took)
             evidence = [ev.parse_source(e, ws) for e in q["evidence"]]
             scores = ev.score_question(evidence, sources, KS, NDCG_K, BUDGETS)
             rows.setdefault(cat, []).append(scores)
             if cat != "5":
                 rows.setdefault("overall", []).append(scores)
-            bad_hit = None
-            if q.get("must_not"):
-                bad = {
-                    (m.path, line)
-                    for m in (ev.parse_source(x, ws) for x in q["must_not"])
-                    for line in m.lines()
-                }
-                top = {(s.path, line) for s in sources[:10] for line in s.lines()}
-                bad_hit = bool(bad & top)
+            bad_hit = stale_hit(q, sources, ws)
+            if bad_hit is not None:
                 stale.setdefault(cat, []).append(1.0 if bad_hit else 0.0)
             if out:
                 out.write(

@@ -14,28 +14,26 @@ import argparse
 import ast
 import json
 import statistics
-import sys
-import time
 from dataclasses import replace
-from datetime import date
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-# ../shared/bench beside the checkout (or beside a worktree's parent).
-for _up in HERE.parents:
-    if (_up / "shared" / "bench" / "recall_eval.py").is_file():
-        sys.path.insert(0, str(_up / "shared" / "bench"))
-        break
+# clawd_inprocess puts ../shared/bench (recall_eval) on the path and holds the shared steps.
+from clawd_inprocess import ask, ev, graphmem_settings
 
-import recall_eval as ev  # noqa: E402
-
-from graphmem.config import resolve_settings  # noqa: E402
-from graphmem.config.presets import preset  # noqa: E402
-from graphmem.index.build import index_workspace  # noqa: E402
-from graphmem.recall.engine import Recaller, RecallOptions  # noqa: E402
+from graphmem.config.presets import preset
+from graphmem.index.build import index_workspace
+from graphmem.recall.engine import Recaller
 
 KS, NDCG_K, BUDGETS = [5, 10, 25], 10, [25, 100]
 CATEGORIES = {1: "1 multi-hop", 2: "2 temporal", 3: "3 open-domain", 4: "4 single-hop"}
+EXCLUDED = "5 adversarial (excluded)"
+
+
+def category_label(raw: object) -> str:
+    """LoCoMo's category number as a row label (5 is excluded from overall), or the
+    category itself (LongMemEval's question types)."""
+    text = str(raw)
+    return CATEGORIES.get(int(text), EXCLUDED) if text.isdigit() else text
 
 
 def main() -> int:
@@ -68,34 +66,21 @@ def main() -> int:
     for ws in ev.find_workspaces([args.root]):
         if (only and ws.name not in only) or ws.name in skip:
             continue
-        settings = resolve_settings(
+        settings = graphmem_settings(
             ws,
-            env={},
-            buffer_pool_mb=256,
-            embed_model=None if args.embed == "none" else args.embed,
-        )
-        settings = replace(
-            settings,
-            ner_model=None if args.ner == "none" else args.ner,
-            embed_model=None if args.embed == "none" else args.embed,
+            None if args.embed == "none" else args.embed,
+            None if args.ner == "none" else args.ner,
         )
         index_workspace(settings)
         with Recaller(settings) as recaller:
             for q in ev.load_questions(ws, None):
-                started = time.perf_counter()
-                result = recaller.recall(
-                    q["question"],
-                    RecallOptions(
-                        k=args.depth, now=date.fromisoformat(q["asked_at"][:10]), config=config
-                    ),
-                )
-                latencies.append(time.perf_counter() - started)
-                sources = [ev.parse_source(p.source, ws) for p in result.packets]
+                result, sources, took = ask(recaller, ws, q, config, args.depth)
+                latencies.append(took)
                 evidence = [ev.parse_source(e, ws) for e in q["evidence"]]
                 scores = ev.score_question(evidence, sources, KS, NDCG_K, BUDGETS)
                 raw = str(q["category"])  # LoCoMo's numbers, or LongMemEval's question types
                 cat = int(raw) if raw.isdigit() else raw
-                label = CATEGORIES.get(cat, "5 adversarial (excluded)") if raw.isdigit() else raw
+                label = category_label(raw)
                 rows.setdefault(label, []).append(scores)
                 if not raw.isdigit() and label not in labels:
                     labels.append(label)
