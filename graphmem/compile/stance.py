@@ -347,7 +347,7 @@ _STOP = frozenset(
     antes depois estar esta estao vai vao foi foram ser sera hoje ontem amanha ja muito
     avant apres etre ete va vont sont aujourd'hui hier demain tres
     vor nach heute gestern morgen wird werden wurde sehr schon
-    despues hoy ayer manana fue van muy""".split()
+    despues hoy ayer manana fue van muy longer""".split()
 )
 _WORD = re.compile(r"[^\W\d_][\w'’-]*|\d+")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")

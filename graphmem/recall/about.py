@@ -7,6 +7,7 @@ from datetime import date
 from typing import Any
 
 from graphmem.errors import GraphmemError
+from graphmem.parse.names import fold
 from graphmem.parse.parser import file_role
 from graphmem.recall.lookups import entity_gazetteer, rows_by_ids
 from graphmem.recall.packets import source_ref, timestamp
@@ -132,7 +133,8 @@ def entity_card(
     ent = resolve_entity(graph, name)
     slug = ent["slug"]
     superseded = {r["id"]: r for r in graph.run("about/superseded", slug=slug).dicts()}
-    facts = graph.run("entity/facts", slug=slug).dicts()
+    facts = graph.run("about/facts", slug=slug).dicts()
+    names = [ent["name"], *(ent["aliases"] or ())]
     fact_rows = _rows_by_id(graph, [f["id"] for f in facts])
 
     def replaced(fact_id: str) -> bool:  # by `now`, when asked about a day in the past
@@ -146,6 +148,7 @@ def entity_card(
         and f["kind"] != "experience"
         and f["id"] in fact_rows
         and not misdated(fact_rows[f["id"]][1]["path"])
+        and is_about(slug, list(zip(f["slugs"], f["hows"], strict=True)), f["text"], names)
         and (now is None or holds_at(fact_rows[f["id"]][1], now))
     ]
     newer_rows = _rows_by_id(graph, sorted({r["newer_id"] for r in superseded.values()}))
@@ -205,6 +208,34 @@ def entity_card(
             for r in graph.run("about/related", slug=slug, limit=related).dicts()
         ),
     )
+
+
+#: Articles a name may follow at the start of a sentence ("The Atom 75 is ...", "O Rui ...").
+_ARTICLES = ("the ", "o ", "a ", "le ", "la ", "l'", "der ", "die ", "das ", "el ")
+
+
+def is_about(
+    slug: str, mentions: list[tuple[str, str]], text: str | None, names: list[str]
+) -> bool:
+    """Is a fact about the entity `slug`, not only mentioning it? `mentions`: (slug, how)
+    of every entity it mentions (graphmem.compile.rows). Its subject decides: the bullet's
+    @subject or the page it is written on; else its explicit @mentions; else, with none,
+    the name that opens the sentence ("Théo works at ..."; not "Lives in Porto with Théo").
+    The card, ``about`` and the bank pages all decide with this one rule."""
+    about = {s for s, how in mentions if how in ("subject", "page")}
+    if about:
+        return slug in about
+    explicit = {s for s, how in mentions if how == "explicit"}
+    if explicit:
+        return slug in explicit
+    low = fold(" ".join(str(text or "").split()))
+    for article in _ARTICLES:
+        low = low.removeprefix(article)
+    for name in names:
+        name = fold(name)
+        if name and low.startswith(name) and not low[len(name) : len(name) + 1].isalnum():
+            return True
+    return False
 
 
 def misdated(path: str) -> bool:

@@ -29,7 +29,7 @@ from graphmem.extract.mood import mood
 from graphmem.parse.names import fold, normalize_text, slugify
 from graphmem.parse.parser import GENERATED_BEGIN, GENERATED_END
 from graphmem.parse.textio import ending_of, newline_of
-from graphmem.recall.about import EntityCard, Line, UnknownEntityError, entity_card
+from graphmem.recall.about import EntityCard, Line, UnknownEntityError, entity_card, is_about
 from graphmem.recall.packets import source_ref, timestamp
 from graphmem.store.db import Graph
 from graphmem.store.layout import write_atomic
@@ -454,13 +454,10 @@ _ABOUT = ("subject", "page")
 
 def _is_subject(fid: str, card: EntityCard, data: _Data) -> bool:
     ents = data.fact_entities.get(fid, [])
-    about = {e["slug"] for e in ents if e["how"] in _ABOUT}  # the bullet's head, its page
-    if about:
-        return card.slug in about
-    explicit = {e["slug"] for e in ents if e["how"] == "explicit"}
-    if explicit:
-        return card.slug in explicit
-    return bool(card.page) and data.facts[fid]["path"] == card.page
+    mentions = [(e["slug"], e["how"]) for e in ents]
+    if card.page and data.facts[fid]["path"] == card.page:
+        mentions.append((card.slug, "page"))
+    return is_about(card.slug, mentions, data.facts[fid]["text"], [card.name, *card.aliases])
 
 
 def _by_entity(

@@ -478,3 +478,38 @@ def test_an_unknown_page_key_is_warned_with_file_and_line(make_workspace: WriteF
         w.path == "bank/entities/Nora.md" and w.line == 3 and "Type" in w.message
         for w in report.warnings
     )
+
+
+def test_about_the_card_and_the_page_list_the_same_facts_about_the_entity_only(
+    make_workspace: WriteFiles,
+) -> None:
+    """One rule decides which facts are about an entity: a fact about Joana that names
+    Théo ("lives in Porto with Théo", "mora no Porto com o Théo") is on neither Théo's
+    card nor his page; a line that opens with his name is his."""
+    from graphmem.memory import Memory
+
+    root = make_workspace(
+        {
+            "bank/entities/Theo.md": "# Théo Marchand\nAliases: Théo, Theo\nKind: person\n",
+            "bank/entities/Joana.md": "# Joana Ferreira\nAliases: Joana\nKind: person\n",
+            "memory.md": "# Memory\n\n## Joana\n"
+            "- Lives in Porto (Bonfim) with Théo and their cat.\n"
+            "- Théo works as a sound engineer at Casa da Música.\n",
+            "memory/2026-05-02.md": "# 2026-05-02\n\n## Retain\n"
+            "- W @Joana: Mora no Porto com o @Theo desde maio.\n"
+            "- W @Theo: Plays bass in a jazz trio on Fridays.\n",
+        }
+    )
+    settings = settings_for(root)
+    index_workspace(settings)
+    with Memory.open(settings) as mem:
+        card = mem.about("Théo")
+    mine = {line.source for line in card.current}
+    assert mine == {"memory.md#L5", "memory/2026-05-02.md#L5"}, mine
+    with open_graph(settings) as g:
+        regenerate(g, root, now=date(2026, 6, 1))
+    page = section((root / "bank/entities/Theo.md").read_text(encoding="utf-8"), "Current facts")
+    listed = set(re.findall(r"\[((?:memory|bank)[^\]]*?#L\d+(?:-L\d+)?)\]", page))
+    assert listed == mine, (listed, page)
+    joana = section((root / "bank/entities/Joana.md").read_text(encoding="utf-8"), "Current facts")
+    assert "Mora no Porto" in joana and "sound engineer" not in joana
