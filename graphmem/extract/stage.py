@@ -403,7 +403,8 @@ def join_first_names(
         if key in singles or _first_word(page.name) != key:
             continue
         first = page.name.split()[0]
-        out[page.slug] = replace(page, aliases=(*page.aliases, first))
+        if fold(first) not in {fold(a) for a in page.aliases}:
+            out[page.slug] = replace(page, aliases=(*page.aliases, first))
     return out
 
 

@@ -313,3 +313,9 @@ def test_facts_from_an_impossible_day_are_not_current(make_workspace: WriteFiles
     current = [line.text for line in card.current]
     assert "Climbs at Climb Up Gerland." in current
     assert not any("4471" in text for text in current)
+
+
+def test_a_page_whose_file_is_its_first_name_lists_that_name_once() -> None:
+    page = _ent("yara", "Yara Mendes", "person", aliases=("Yara",), page="bank/entities/Yara.md")
+    out = join_first_names({"yara": page})
+    assert out["yara"].aliases == ("Yara",)  # not "Yara, Yara" on the page and in entities
