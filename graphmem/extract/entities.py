@@ -585,6 +585,48 @@ def promote_ner(
     for slug, seen in sources.items():
         if len(seen) >= min_sources:
             name = surfaces[slug].most_common(1)[0][0]  # ties: first seen wins
+            if fold(name) in _PLACE_HEADS | _ORG_HEADS:
+                continue  # "Largo", "Padaria": a common noun at a sentence's start
             kind = _KIND_BY_LABEL.get(labels[slug].most_common(1)[0][0], "thing")
-            promoted[slug] = KnownEntity(slug, name, kind=kind)
+            promoted[slug] = KnownEntity(slug, name, kind=kind_of_name(name) or kind)
     return promoted
+
+
+#: Words that make a name a place when they head it ("Rua Maria Andrade", "Calle Mayor")
+#: or end it ("Baker Street"), or an organisation ("Escola Básica", "Hospital de Santo
+#: António", "Jardim de Infância O Pião"). Folded.
+_PLACE_HEADS = frozenset(
+    """rua avenida av largo travessa praca calcada estrada alameda beco bairro rue boulevard
+    avenue allee impasse chemin strasse str platz gasse weg allee calle plaza paseo avinguda
+    carrer camino""".split()
+)
+_PLACE_TAILS = frozenset("street st road rd avenue ave lane square strasse platz".split())
+_ORG_HEADS = frozenset(
+    """escola colegio liceu universidade faculdade instituto hospital clinica banco padaria
+    pastelaria restaurante school college university institute hospital clinic bank ecole
+    lycee universite clinique banque schule gymnasium universitat klinik krankenhaus
+    escuela universidad""".split()
+)
+_ORG_PHRASES = ("jardim de infancia", "jardin d'enfants", "kindergarten")
+#: A model or product number: "E65S", "Atom 75", "RTX 4090" (letters and digits in a token,
+#: or a number after a name).
+_MODEL = re.compile(r"^(?:\w+ )*(?:[a-z]+\d+[a-z\d]*|\d+[a-z]+[a-z\d]*|[a-z]+ \d{2,})$")
+
+
+_MIXED = re.compile(r"[a-z]+\d+[a-z\d]*|\d+[a-z]+[a-z\d]*")
+
+
+def kind_of_name(name: str) -> str | None:
+    """The kind a name's own words give, whatever NER labelled it: a street or square is a
+    place, a school, hospital or bank an organisation, a model number a thing; else None."""
+    low = fold(name)
+    words = low.replace("-", " ").split()
+    if not words or len(words) < 2:
+        return "thing" if _MODEL.match(low) and any(ch.isdigit() for ch in low) else None
+    if words[0] in _PLACE_HEADS or words[-1] in _PLACE_TAILS:
+        return "place"
+    if words[0] in _ORG_HEADS or low.startswith(_ORG_PHRASES):
+        return "org"
+    if any(_MIXED.fullmatch(w) for w in words) or (_MODEL.match(low) and words[-1].isdigit()):
+        return "thing"
+    return None

@@ -14,7 +14,7 @@ from conftest import WriteFiles, settings_for
 
 from graphmem import Memory
 from graphmem.extract.declared import EntityInfo
-from graphmem.extract.entities import Gazetteer, KnownEntity, key_label, name_words
+from graphmem.extract.entities import Gazetteer, KnownEntity, key_label, kind_of_name, name_words
 from graphmem.extract.stage import join_first_names
 from graphmem.index.build import index_workspace
 from graphmem.parse.parser import parse
@@ -319,3 +319,32 @@ def test_a_page_whose_file_is_its_first_name_lists_that_name_once() -> None:
     page = _ent("yara", "Yara Mendes", "person", aliases=("Yara",), page="bank/entities/Yara.md")
     out = join_first_names({"yara": page})
     assert out["yara"].aliases == ("Yara",)  # not "Yara, Yara" on the page and in entities
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("Rua Maria Andrade", "place"), ("Calle de Alcalá", "place"), ("Baker Street", "place"),
+        ("Escola Básica de Arroios", "org"), ("Jardim de Infância O Pião", "org"),
+        ("Hospital de Santo António", "org"),
+        ("Mahlkönig E65S GbW", "thing"), ("Atom 75", "thing"), ("Debian 13", "thing"),
+        # non-cases: a person named after a street keeps NER's kind; so does a city
+        ("Maria Andrade", None), ("Porto", None), ("Casa da Música", None),
+    ],
+)  # fmt: skip
+def test_a_names_own_words_give_its_kind(name: str, kind: str | None) -> None:
+    assert kind_of_name(name) == kind
+
+
+def test_a_bare_street_or_shop_word_is_never_promoted() -> None:
+    from graphmem.extract.entities import Mention, promote_ner
+
+    found = promote_ner(
+        [
+            (Mention("largo", "Largo", 0, 5, "ner", "PERSON"), "memory/2026-01-01.md"),
+            (Mention("largo", "Largo", 0, 5, "ner", "PERSON"), "memory/2026-01-02.md"),
+            (Mention("rua-maria-andrade", "Rua Maria Andrade", 0, 17, "ner", "PERSON"), "a"),
+            (Mention("rua-maria-andrade", "Rua Maria Andrade", 0, 17, "ner", "PERSON"), "b"),
+        ]
+    )
+    assert "largo" not in found and found["rua-maria-andrade"].kind == "place"
