@@ -461,7 +461,15 @@ def _ner_mention(ent: Any) -> Mention | None:
     if fold(name) in KEY_WORDS and key_label(ent.doc.text, end):
         return None  # "Kind: person", "Status: done": a key, not a name
     slug = slugify(name)
-    return Mention(slug, name, start, end, "ner", ent.label_) if slug else None
+    label = ent.label_
+    if label == "PERSON" and _LOCATIVE.search(ent.doc.text, max(0, start - 12), start):
+        label = "GPE"  # "in Rotterdam", "no Porto", "à Lisbonne": a place, whatever NER said
+    return Mention(slug, name, start, end, "ner", label) if slug else None
+
+
+#: A preposition of place right before a name ("lives in Porto", "mora no Porto", "vit à
+#: Lyon", "wohnt in Köln", "vive en Sevilla"); "to", "from" and "de" also come before people.
+_LOCATIVE = re.compile(r"(?:^|[^\w])(?:in|em|no|na|nos|nas|en|à|au|nach|im)\s+$", re.IGNORECASE)
 
 
 #: Words that head a ``Key: value`` line (page keys, note labels) and name nobody.

@@ -348,3 +348,25 @@ def test_a_bare_street_or_shop_word_is_never_promoted() -> None:
         ]
     )
     assert "largo" not in found and found["rua-maria-andrade"].kind == "place"
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "label"),
+    [
+        ("Sem is two days in Rotterdam for the roaster.", "Rotterdam", "GPE"),
+        ("Páscoa no Porto com os pais.", "Porto", "GPE"),
+        ("Il vit à Lyon depuis 2019.", "Lyon", "GPE"),
+        ("A long call with Joana about the lease.", "Joana", "PERSON"),  # not a place
+        ("Rafa talked to Marta in the morning.", "Marta", "PERSON"),
+    ],
+)
+def test_a_name_after_a_preposition_of_place_is_a_place(text: str, name: str, label: str) -> None:
+    from types import SimpleNamespace
+
+    from graphmem.extract.entities import _ner_mention
+
+    start = text.index(name)
+    doc = SimpleNamespace(text=text)
+    ent = SimpleNamespace(label_="PERSON", text=name, start_char=start, doc=doc)
+    found = _ner_mention(ent)
+    assert found is not None and found.label == label
