@@ -3,6 +3,7 @@ varied lines), indexed from scratch with the models off or on; wall and CPU seco
 
     nice -n 5 python bench/big_inputs.py --mb 50 --models off
     nice -n 5 python bench/big_inputs.py --mb 50 --models on --varied
+    nice -n 5 python bench/big_inputs.py --opinions 20000 --models off [--varied]
 
 CPU counts this process and its forked children (a full build runs parts beside itself).
 The workspace is made in a temporary folder and removed afterwards.
@@ -42,6 +43,24 @@ def write_log(path: Path, mb: float, varied: bool) -> int:
     return path.stat().st_size
 
 
+def write_opinions(path: Path, n: int, varied: bool) -> int:
+    """`n` opinion bullets about Peter in one Retain section; their size in bytes."""
+    import random
+
+    rng = random.Random(1)
+    forms = ("Prefers {} over {}.", "Likes {} and {}.", "Hates {}.", "Thinks {} beats {}.")
+    lines = ["# 2025-12-01", "", "## Retain"]
+    for i in range(n):
+        if varied:
+            text = rng.choice(forms).format(*rng.sample(WORDS, 2))
+        else:
+            text = f"Prefers option {i} for the weekly report."
+        lines.append(f"- O(c=0.{i % 9 + 1}) @Peter: {text}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path.stat().st_size
+
+
 def cpu() -> float:
     me = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -53,6 +72,13 @@ def main() -> int:
     parser.add_argument("--mb", type=float, default=50.0)
     parser.add_argument("--models", choices=("off", "on"), default="off")
     parser.add_argument("--varied", action="store_true", help="distinct lines, not one line")
+    parser.add_argument(
+        "--opinions",
+        type=int,
+        default=0,
+        help="instead of a chat log: this many `O(c=…) @Peter` bullets in one Retain section "
+        "(--varied: drawn from three dozen words, so that each shares words with many)",
+    )
     args = parser.parse_args()
     if args.models == "off":
         os.environ["GRAPHMEM_NER_MODEL"] = "none"
@@ -62,12 +88,17 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "ws"
-        size = write_log(root / "memory" / "2025-12-01.md", args.mb, args.varied)
+        log = root / "memory" / "2025-12-01.md"
+        if args.opinions:
+            size = write_opinions(log, args.opinions, args.varied)
+        else:
+            size = write_log(log, args.mb, args.varied)
         settings = resolve_settings(root)
         wall, used = time.perf_counter(), cpu()
         report = index_workspace(settings)
         out = {
             "mb": round(size / 1024 / 1024, 1),
+            "opinions": args.opinions,
             "models": args.models,
             "varied": args.varied,
             "wall_s": round(time.perf_counter() - wall, 1),
