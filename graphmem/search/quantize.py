@@ -20,9 +20,11 @@ file, byte for byte, on every run), and the vectors get their own model id
 
 Quantizing needs the ``onnx`` package and costs 3.5–5 s of CPU and ~400 MB of memory (most
 of it onnxruntime's quantizer looping over the 20,736 output channels in Python). So it is
-done once per user: the graph is kept in the workspace's model folder, where sessions
-load it, and in a folder shared by every workspace of the user (:func:`shared_folder`), from
-which the next workspace takes a link or a copy.
+done once per user: the graph is kept in the model folder of the per-user model cache
+(graphmem.search.embed, ``Settings.model_cache``), where every workspace's sessions load it.
+It is written under a temporary name and renamed into place, so a reader never sees half a
+graph; two processes filling the same folder at once take turns (a lock file beside it),
+and the second finds the first one's graph instead of quantizing again.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ import logging
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
@@ -40,32 +43,23 @@ from pathlib import Path
 QUANTIZED = "model.dq8-v1.onnx"
 #: What the model id of the quantized graph's vectors adds to the package's.
 MODEL_SUFFIX = "-dq8"
+#: The lock file in a model folder while a process fills it.
+LOCK = ".fill.lock"
+#: How long a process waits for another one filling the same folder before it goes ahead
+#: without the lock (the rename keeps the result whole either way).
+LOCK_WAIT_S = 120.0
 
 #: Quantized graphs this process made or found, by the source's sha256: another folder
-#: (each workspace has one) gets a copy instead of a second quantization.
+#: gets a copy instead of a second quantization.
 _MADE: dict[str, Path] = {}
 #: Where a process without a model folder keeps its quantized graph until it exits.
 _SCRATCH: list[tempfile.TemporaryDirectory[str]] = []
 
 
-#: The environment variable naming the shared folder; set to "" to keep no shared copy.
-SHARED_ENV = "GRAPHMEM_MODEL_CACHE"
-
-
-def shared_folder() -> Path | None:
-    """The folder every workspace of this user takes the quantized graph from:
-    ``$GRAPHMEM_MODEL_CACHE``, else ``$XDG_CACHE_HOME/graphmem/models``, else
-    ``~/.cache/graphmem/models``; None when ``GRAPHMEM_MODEL_CACHE`` is empty."""
-    named = os.environ.get(SHARED_ENV)
-    if named is not None:
-        return Path(named).expanduser() if named.strip() else None
-    base = os.environ.get("XDG_CACHE_HOME", "").strip()
-    return (Path(base) if base else Path.home() / ".cache") / "graphmem" / "models"
-
-
-def _shared_copy(sha: str) -> Path | None:
-    folder = shared_folder()
-    return folder / f"minilm-{sha[:12]}.{QUANTIZED}" if folder is not None else None
+def legacy_shared_copy(cache: Path, sha: str) -> Path:
+    """Where graphmem before the per-user model folder kept its copy of the graph in the
+    cache (``minilm-<sha12>.model.dq8-v1.onnx``): a graph to take rather than make again."""
+    return cache / f"minilm-{sha[:12]}.{QUANTIZED}"
 
 
 def available() -> bool:
@@ -73,10 +67,14 @@ def available() -> bool:
     return importlib.util.find_spec("onnx") is not None
 
 
-def quantized_graph(source: Path, sha: str, folder: Path | None) -> Path:
+def quantized_graph(
+    source: Path, sha: str, folder: Path | None, made_elsewhere: Iterable[Path] = ()
+) -> Path:
     """The quantized graph of the model file `source` (sha256 `sha`) in `folder`, made when
-    it is missing; without a folder, in a scratch folder kept until the process exits.
-    Raises whatever onnx and onnxruntime raise when the graph cannot be made."""
+    it is missing (or linked from `made_elsewhere`: graphs of the same source kept by an
+    older layout); without a folder, in a scratch folder kept until the process exits.
+    Raises OSError when `folder` cannot be written, and whatever onnx and onnxruntime raise
+    when the graph cannot be made."""
     if folder is None:
         if not _SCRATCH:
             _SCRATCH.append(tempfile.TemporaryDirectory(prefix="graphmem-model-"))
@@ -85,20 +83,26 @@ def quantized_graph(source: Path, sha: str, folder: Path | None) -> Path:
     if target.is_file():
         _MADE.setdefault(sha, target)
         return target
-    shared = _shared_copy(sha)
-    made = next((p for p in (_MADE.get(sha), shared) if p is not None and p.is_file()), None)
-    partial = folder / f".{QUANTIZED}.{os.getpid()}.tmp"
-    try:
-        if made is not None:
-            _link_or_copy(made, partial)
-        else:
-            _quantize(source, partial)
-        os.replace(partial, target)
-    finally:
-        partial.unlink(missing_ok=True)
+    with _filling(folder):
+        if target.is_file():  # another process made it while this one waited
+            _MADE.setdefault(sha, target)
+            return target
+        candidates = (_MADE.get(sha), *made_elsewhere)
+        made = next((p for p in candidates if p is not None and p.is_file()), None)
+        handle, name = tempfile.mkstemp(prefix=f".{QUANTIZED}.", suffix=".tmp", dir=folder)
+        os.close(handle)
+        partial = Path(name)
+        try:
+            if made is not None:
+                partial.unlink()
+                _link_or_copy(made, partial)
+            else:
+                _quantize(source, partial)
+                partial.chmod(0o644)  # mkstemp's 0600, as any file the user makes
+            os.replace(partial, target)
+        finally:
+            partial.unlink(missing_ok=True)
     _MADE[sha] = target
-    if shared is not None and made is None:
-        _share(target, shared)
     for stale in folder.glob("model.optimized-ort*.onnx"):  # the float32 graph, kept before
         with suppress(OSError):
             stale.unlink()
@@ -106,14 +110,24 @@ def quantized_graph(source: Path, sha: str, folder: Path | None) -> Path:
 
 
 def forget(target: Path, sha: str) -> None:
-    """Drop a quantized graph that failed to load, and the copies it was taken from, so
-    the next call makes it again."""
-    target.unlink(missing_ok=True)
+    """Drop a quantized graph that failed to load, so the next call makes it again."""
+    with suppress(OSError):
+        target.unlink()
     _MADE.pop(sha, None)
-    shared = _shared_copy(sha)
-    if shared is not None:
-        with suppress(OSError):
-            shared.unlink()
+
+
+def link_or_copy(source: Path, target: Path) -> None:
+    """Put a copy of `source` at `target` atomically: a hard link when the file system
+    allows, else a copy under a temporary name renamed into place."""
+    handle, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(handle)
+    partial = Path(name)
+    try:
+        partial.unlink()
+        _link_or_copy(source, partial)
+        os.replace(partial, target)
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 def _link_or_copy(source: Path, target: Path) -> None:
@@ -123,17 +137,33 @@ def _link_or_copy(source: Path, target: Path) -> None:
         shutil.copyfile(source, target)
 
 
-def _share(graph: Path, shared: Path) -> None:
-    """Put `graph` in the shared folder for the next workspace; a folder that cannot be
-    written only means the next workspace quantizes again."""
-    partial = shared.parent / f".{shared.name}.{os.getpid()}.tmp"
+@contextmanager
+def _filling(folder: Path) -> Iterator[None]:
+    """Hold the folder's fill lock (waiting up to :data:`LOCK_WAIT_S` for another process);
+    without lock support, or after the wait, go ahead unlocked: the rename still keeps every
+    file whole, at worst the work is done twice."""
     try:
-        shared.parent.mkdir(parents=True, exist_ok=True)
-        _link_or_copy(graph, partial)
-        os.replace(partial, shared)
-    except OSError:
-        with suppress(OSError):
-            partial.unlink()
+        import fcntl
+    except ImportError:  # not on POSIX
+        yield
+        return
+    handle = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o644)  # OSError: not writable
+    try:
+        deadline = time.monotonic() + LOCK_WAIT_S
+        locked = False
+        while not locked:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                locked = True
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    break
+                time.sleep(0.05)
+            except OSError:  # a file system without flock
+                break
+        yield
+    finally:
+        os.close(handle)  # releases the lock
 
 
 def _quantize(source: Path, target: Path) -> None:

@@ -1259,6 +1259,7 @@ def config_show(json_out: JsonOpt = False, workspace: WorkspaceOpt = None) -> No
         "buffer_pool_mb": s.buffer_pool_mb,
         "ner_model": s.ner_model,
         "embed_model": s.embed_model,
+        "model_cache": str(s.model_cache) if s.model_cache is not None else None,
         "large_file_bytes": s.large_file_bytes,
         "recall_preset": s.recall_preset,
         "recall": asdict(s.recall),

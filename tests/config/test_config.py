@@ -9,7 +9,7 @@ import pytest
 from conftest import WriteFiles
 from typer.testing import CliRunner
 
-from graphmem.config import ConfigError, resolve_settings
+from graphmem.config import MODEL_CACHE_ENV, ConfigError, resolve_settings
 from graphmem.surfaces.cli import app
 
 FILE = """
@@ -55,6 +55,27 @@ def test_file_then_env_then_flag(make_workspace: WriteFiles) -> None:
     assert (
         s.recall.weights["vector"] == 0.0 and s.recall.recency == 0.02
     )  # file overrides still apply
+
+
+def test_the_model_cache_is_per_user_and_follows_the_environment(tmp_path: Path) -> None:
+    """$GRAPHMEM_MODEL_CACHE, else $XDG_CACHE_HOME/graphmem/models (absolute only), else
+    ~/.cache/graphmem/models; "" keeps the model in the workspace (None)."""
+    home = {"HOME": str(tmp_path / "home")}
+    s = resolve_settings(tmp_path, env=home)
+    assert s.model_cache == tmp_path / "home" / ".cache" / "graphmem" / "models"
+    assert s.origins["model_cache"] == "default"
+    s = resolve_settings(tmp_path, env={**home, "XDG_CACHE_HOME": str(tmp_path / "xdg")})
+    assert s.model_cache == tmp_path / "xdg" / "graphmem" / "models"
+    assert s.origins["model_cache"] == "env XDG_CACHE_HOME"
+    s = resolve_settings(tmp_path, env={**home, "XDG_CACHE_HOME": "relative/cache"})
+    assert s.model_cache == tmp_path / "home" / ".cache" / "graphmem" / "models"
+    named = {**home, "XDG_CACHE_HOME": str(tmp_path / "xdg"), MODEL_CACHE_ENV: str(tmp_path / "m")}
+    s = resolve_settings(tmp_path, env=named)
+    assert s.model_cache == tmp_path / "m" and s.origins["model_cache"] == f"env {MODEL_CACHE_ENV}"
+    assert resolve_settings(tmp_path, env={**home, MODEL_CACHE_ENV: ""}).model_cache is None
+    assert resolve_settings(tmp_path, env=home, model_cache=tmp_path / "f").model_cache == (
+        tmp_path / "f"
+    )
 
 
 def test_config_inside_memory_folder_is_read_too(make_workspace: WriteFiles) -> None:

@@ -151,15 +151,18 @@ def test_missing_package_gives_a_notice(
     assert notice is not None and said in notice and "lexical + graph" in notice
 
 
-def test_cache_dir_assembles_once_and_repairs_stale_folders(
+def test_cache_dir_verifies_once_and_again_after_a_reinstall(
     real: embed.Embedder, tmp_path: Path
 ) -> None:
+    """The model folder holds what is made from the package's file and a stamp per install
+    that its sha256 was checked; the model file and tokenizer are read where installed."""
     first, notice = load_embedder("minilm-int8", cache_dir=tmp_path)
     assert first is not None, notice
     (folder,) = tmp_path.glob("minilm-int8-*")
-    marker = folder / "graphmem-model.json"
+    (marker,) = folder.glob("verified-*.json")
     stamp = json.loads(marker.read_text())
-    assert stamp["how"] in {"symlink", "hardlink", "copy"}
+    assert stamp["sha256"].startswith(folder.name.removeprefix("minilm-int8-"))
+    assert not (folder / "model.onnx").exists() and not (folder / "tokenizer.json").exists()
     before = marker.stat().st_mtime_ns
     second, _ = load_embedder("minilm-int8", cache_dir=tmp_path)
     assert second is not None and marker.stat().st_mtime_ns == before  # reused, not rebuilt
@@ -168,6 +171,10 @@ def test_cache_dir_assembles_once_and_repairs_stale_folders(
     assert third is not None and json.loads(marker.read_text())["mtime_ns"] == stamp["mtime_ns"]
     probe = ["Peter moved to Lisbon"]
     assert cos(third.embed(probe)[0], real.embed(probe)[0]) == pytest.approx(1.0, abs=1e-5)
+    assert sorted(p.name for p in folder.iterdir() if not p.name.startswith(".")) == [
+        quantize.QUANTIZED,
+        marker.name,
+    ]
 
 
 def test_sessions_sleep_between_operators(real: embed.Embedder, tmp_path: Path) -> None:
@@ -254,7 +261,6 @@ def test_a_failed_quantization_falls_back_and_a_broken_graph_is_made_again(
     def broken(source: Path, target: Path) -> None:
         raise RuntimeError("no room for the graph")
 
-    monkeypatch.setenv(quantize.SHARED_ENV, str(tmp_path / "shared"))  # none made yet
     with monkeypatch.context() as patch:
         patch.setattr(quantize, "_quantize", broken)
         patch.setattr(quantize, "_MADE", {})
@@ -275,47 +281,93 @@ def test_a_failed_quantization_falls_back_and_a_broken_graph_is_made_again(
     assert np.array_equal(repaired.embed(probe), real.embed(probe))
 
 
-def test_a_second_workspace_takes_the_int8_graph_from_the_shared_folder(
+def test_a_second_process_takes_the_int8_graph_from_the_cache(
     real: embed.Embedder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Quantizing costs seconds: it is done once per user, not once per workspace."""
-    shared = tmp_path / "shared"
-    monkeypatch.setenv(quantize.SHARED_ENV, str(shared))
+    cache = tmp_path / "cache"
     monkeypatch.setattr(quantize, "_MADE", {})  # as a fresh process
-    first, _ = load_embedder("minilm-int8", cache_dir=tmp_path / "one")
-    (kept,) = shared.glob(f"minilm-*.{quantize.QUANTIZED}")
+    first, _ = load_embedder("minilm-int8", cache_dir=cache)
+    (kept,) = cache.glob(f"minilm-int8-*/{quantize.QUANTIZED}")
 
     def refuse(source: Path, target: Path) -> None:
         raise AssertionError("quantized a second time")
 
     monkeypatch.setattr(quantize, "_quantize", refuse)
     monkeypatch.setattr(quantize, "_MADE", {})
-    second, notice = load_embedder("minilm-int8", cache_dir=tmp_path / "two")
+    embed._LOADED.clear()
+    second, notice = load_embedder("minilm-int8", cache_dir=cache)
     assert second is not None and notice is None and second is not first
     assert second.model_id == real.model_id
-    (graph,) = (tmp_path / "two").glob(f"*/{quantize.QUANTIZED}")
-    assert graph.read_bytes() == kept.read_bytes()
+    assert list(cache.glob(f"minilm-int8-*/{quantize.QUANTIZED}")) == [kept]
     probe = ["Peter moved to Lisbon"]
     assert np.array_equal(second.embed(probe), real.embed(probe))
 
 
-def test_the_shared_folder_follows_the_environment(
+def test_the_graph_an_older_layout_kept_is_taken_not_made_again(
+    real: embed.Embedder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """graphmem before the per-user model folder kept the graph as one file in the cache:
+    an upgrade links it rather than quantizing again."""
+    load_embedder("minilm-int8", cache_dir=tmp_path / "made")
+    (graph,) = (tmp_path / "made").glob(f"minilm-int8-*/{quantize.QUANTIZED}")
+    sha = embed._package_model()[2]
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    old = quantize.legacy_shared_copy(cache, sha)
+    old.write_bytes(graph.read_bytes())
+
+    def refuse(source: Path, target: Path) -> None:
+        raise AssertionError("quantized a second time")
+
+    monkeypatch.setattr(quantize, "_quantize", refuse)
+    monkeypatch.setattr(quantize, "_MADE", {})
+    embed._LOADED.clear()
+    taken, notice = load_embedder("minilm-int8", cache_dir=cache)
+    assert taken is not None and notice is None
+    (now,) = cache.glob(f"minilm-int8-*/{quantize.QUANTIZED}")
+    assert now.read_bytes() == old.read_bytes()
+
+
+def test_two_processes_filling_one_cache_at_once_leave_one_whole_graph(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.delenv(quantize.SHARED_ENV, raising=False)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert quantize.shared_folder() == tmp_path / "xdg" / "graphmem" / "models"
-    monkeypatch.delenv("XDG_CACHE_HOME")
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    assert quantize.shared_folder() == tmp_path / "home" / ".cache" / "graphmem" / "models"
-    monkeypatch.setenv(quantize.SHARED_ENV, "")
-    assert quantize.shared_folder() is None
+    """The graph is written under a temporary name and renamed into place, with a lock
+    file so the second filler waits and takes the first one's graph."""
+    import threading
+    import time
+
+    calls: list[int] = []
+
+    def slow(source: Path, target: Path) -> None:
+        calls.append(1)
+        with target.open("wb") as out:
+            for _ in range(20):
+                out.write(b"x" * 1000)
+                time.sleep(0.01)
+
+    monkeypatch.setattr(quantize, "_quantize", slow)
     monkeypatch.setattr(quantize, "_MADE", {})
-    embedder, notice = load_embedder("minilm-int8", cache_dir=tmp_path / "ws")
-    if embedder is None:
-        pytest.skip(f"model unavailable here: {notice}")
-    assert list((tmp_path / "ws").glob(f"*/{quantize.QUANTIZED}"))
-    assert not (tmp_path / "home").exists()  # no shared copy was written
+    folder = tmp_path / "minilm-int8-abc"
+    folder.mkdir()
+    seen: list[bytes] = []
+    errors: list[BaseException] = []
+
+    def fill() -> None:
+        try:
+            seen.append(quantize.quantized_graph(tmp_path / "src", "abc", folder).read_bytes())
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=fill) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert len(calls) == 1  # the others waited, then found it
+    assert seen == [b"x" * 20000] * 3
+    assert sorted(p.name for p in folder.iterdir()) == [quantize.LOCK, quantize.QUANTIZED]
 
 
 def test_loading_writes_no_onnxruntime_telemetry(real: embed.Embedder, tmp_path: Path) -> None:
