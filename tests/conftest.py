@@ -55,7 +55,9 @@ def settings_for(root: Path, **overrides: object) -> Settings:
     """Settings for a test workspace: small buffer pool, no heavy models unless asked."""
     base: dict[str, object] = {"buffer_pool_mb": 64, "ner_model": None, "embed_model": None}
     base.update(overrides)
-    env = {MODEL_CACHE_ENV: os.environ[MODEL_CACHE_ENV]}  # the session's model cache
+    # the session's model cache (a fresh interpreter a test starts may not have it)
+    cache = os.environ.get(MODEL_CACHE_ENV)
+    env = {MODEL_CACHE_ENV: cache} if cache is not None else {}
     return replace(resolve_settings(root, env=env), **base)  # type: ignore[arg-type]
 
 
