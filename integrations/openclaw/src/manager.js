@@ -16,7 +16,7 @@ import {
   timelineArgs,
 } from "./graphmem.js";
 import { mcpClientFor, recallToolArgs } from "./mcp.js";
-import { filterPacketsByEntity, parseCitation, recallToResults, statusToProviderStatus } from "./mapping.js";
+import { coreFileState, filterPacketsByEntity, parseCitation, recallToResults, statusToProviderStatus } from "./mapping.js";
 
 const DEFAULT_READ_LINES = 200;
 const MAX_READ_CHARS = 40_000;
@@ -106,7 +106,9 @@ export class GraphmemMemoryManager {
   /** Fetch `graphmem status --json` so the synchronous status() has something to say. */
   async refreshStatus() {
     const gm = await graphmemJson(this.settings, this.workspaceDir, ["status", "--json"]);
-    this.lastStatus = statusToProviderStatus(gm, { workspaceDir: this.workspaceDir, command: this.settings.command });
+    const status = statusToProviderStatus(gm, { workspaceDir: this.workspaceDir, command: this.settings.command });
+    status.custom.graphmem.coreFile = await this.coreFile();
+    this.lastStatus = status;
     return this.lastStatus;
   }
 
@@ -167,6 +169,12 @@ export class GraphmemMemoryManager {
 
   async core(action, opts = {}) {
     return await graphmemJson(this.settings, this.workspaceDir, coreArgs(action, opts));
+  }
+
+  /** Which root memory file the workspace has (MEMORY.md canonical, memory.md legacy). */
+  async coreFile() {
+    const names = await fs.readdir(this.workspaceDir).catch(() => []);
+    return coreFileState(names);
   }
 
   async readFile(params) {

@@ -178,6 +178,11 @@ export function formatStatusLines(agentId, status, { memoryCoreEnabled = false }
   ]) {
     if (Array.isArray(list) && list.length > 0) lines.push(`  ${label}:   ${list.join(", ")}`);
   }
+  const core = gm.coreFile;
+  if (core) {
+    lines.push(`  core file: ${core.file ?? "none"}${core.note ? ` (${core.note})` : ""}`);
+    if (core.warning) lines.push(`  WARNING:   ${core.warning}`);
+  }
   lines.push(`  search:    ${status.model}`);
   if (Array.isArray(gm.degraded) && gm.degraded.length > 0) {
     lines.push(`  degraded:  ${gm.degraded.join("; ")}`);
@@ -361,4 +366,35 @@ export function classifyError(err, tool = "memory") {
   }
   if (err?.exitCode === 2) return out("BAD_INPUT", hint && !/--help/.test(hint) ? hint : "Check the tool's parameters against its schema.");
   return out("GRAPHMEM_ERROR", hint);
+}
+
+/**
+ * OpenClaw's root memory file: `MEMORY.md` is canonical (loaded at session start, where
+ * dreaming and `doctor` look), `memory.md` legacy. graphmem indexes either as the core file.
+ * `names` are the workspace's top-level entries, exact case. Returns what to tell the user.
+ */
+export function coreFileState(names) {
+  const set = new Set(Array.isArray(names) ? names : []);
+  const canonical = set.has("MEMORY.md");
+  const legacy = set.has("memory.md");
+  if (canonical && legacy) {
+    return {
+      file: "MEMORY.md",
+      files: ["MEMORY.md", "memory.md"],
+      warning:
+        "both MEMORY.md and legacy memory.md exist: OpenClaw loads only MEMORY.md and graphmem's core proposals " +
+        "edit memory.md; merge them with `openclaw doctor --fix` (it keeps a backup), then `openclaw memory index`.",
+    };
+  }
+  if (canonical) return { file: "MEMORY.md", files: ["MEMORY.md"] };
+  if (legacy) {
+    return {
+      file: "memory.md",
+      files: ["memory.md"],
+      warning:
+        "memory.md is OpenClaw's legacy name (doctor: \"Memory system not found in workspace\"): rename it to MEMORY.md " +
+        "(graphmem reads either), then `openclaw memory index`.",
+    };
+  }
+  return { file: null, files: [], note: "no MEMORY.md yet (optional; graphmem indexes memory/*.md and bank/ without it)" };
 }

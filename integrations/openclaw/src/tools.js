@@ -334,14 +334,16 @@ export const GRAPHMEM_TOOL_SPECS = [
       additionalProperties: false,
     },
     run: async (m, p) => {
+      const core = typeof m.coreFile === "function" ? await m.coreFile() : null;
+      const about = core ? { coreFile: core.file, ...(core.warning ? { warning: core.warning } : {}) } : {};
       if (p.action === "apply") {
         if (!Number.isInteger(p.number)) {
           throw Object.assign(new Error("action=apply needs number"), { code: "BAD_INPUT", hint: "Run action=list first and pass a proposal's number." });
         }
-        return { ok: true, ...(await m.core("apply", { number: p.number, dryRun: p.dryRun === true })) };
+        return { ok: true, ...about, ...(await m.core("apply", { number: p.number, dryRun: p.dryRun === true })) };
       }
       const proposals = await m.core("list");
-      return { ok: true, count: Array.isArray(proposals) ? proposals.length : 0, proposals };
+      return { ok: true, ...about, count: Array.isArray(proposals) ? proposals.length : 0, proposals };
     },
   },
 ];

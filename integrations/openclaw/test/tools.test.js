@@ -11,7 +11,16 @@ import { fileURLToPath } from "node:url";
 import plugin from "../index.js";
 import { INSTALL_HINT, resolvePluginSettings } from "../src/graphmem.js";
 import { GraphmemMemoryManager } from "../src/manager.js";
-import { buildRetainBullet, classifyError, filterPacketsByEntity, mentionOf, shapeOpinions, shapeReflect } from "../src/mapping.js";
+import {
+  buildRetainBullet,
+  classifyError,
+  coreFileState,
+  filterPacketsByEntity,
+  formatStatusLines,
+  mentionOf,
+  shapeOpinions,
+  shapeReflect,
+} from "../src/mapping.js";
 import {
   GRAPHMEM_TOOL_SPECS,
   buildPromptSection,
@@ -328,5 +337,31 @@ test("graphmem missing: every tool degrades to disabled with the install-from-a-
   const got = (await createMemoryGetTool(() => new GraphmemMemoryManager({ settings: missing, workspaceDir: ws, agentId: "main" })).execute("t", { path: "MEMORY.md#L2" })).details;
   assert.equal(got.status, "ok");
   assert.equal(got.text, "- Peter lives in Porto.");
+  await fs.rm(ws, { recursive: true, force: true });
+});
+
+// ---- OpenClaw's workspace conventions ------------------------------------------------
+
+test("MEMORY.md is the core file; legacy memory.md and a split pair are reported with the fix", async () => {
+  assert.deepEqual(coreFileState(["MEMORY.md", "memory"]), { file: "MEMORY.md", files: ["MEMORY.md"] });
+  const legacy = coreFileState(["memory.md"]);
+  assert.equal(legacy.file, "memory.md");
+  assert.match(legacy.warning, /rename it to MEMORY\.md/);
+  const split = coreFileState(["MEMORY.md", "memory.md"]);
+  assert.equal(split.file, "MEMORY.md");
+  assert.match(split.warning, /openclaw doctor --fix/);
+  assert.equal(coreFileState([]).file, null);
+
+  const ws = await fs.mkdtemp(path.join(os.tmpdir(), "gm-oc-core-"));
+  await fs.writeFile(path.join(ws, "MEMORY.md"), "# Memory\n");
+  await fs.writeFile(path.join(ws, "memory.md"), "# Memory (old)\n");
+  const m = () => new GraphmemMemoryManager({ settings, workspaceDir: ws, agentId: "main" });
+  const listed = (await createGraphmemTool(GRAPHMEM_TOOL_SPECS.find((s) => s.name === "memory_core"), m).execute("t", { action: "list" })).details;
+  assert.equal(listed.coreFile, "MEMORY.md");
+  assert.match(listed.warning, /both MEMORY\.md and legacy memory\.md/);
+  const status = await m().refreshStatus();
+  const lines = formatStatusLines("main", status).join("\n");
+  assert.match(lines, /core file: MEMORY\.md/);
+  assert.match(lines, /WARNING: {3}both MEMORY\.md/);
   await fs.rm(ws, { recursive: true, force: true });
 });
