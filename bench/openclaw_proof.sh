@@ -7,6 +7,7 @@
 # renamed MEMORY.md, as the README advises), then runs the README's fenced blocks as written:
 #   <!-- openclaw:setup -->    graphmem into ~/.venvs/graphmem from this clone, config, plugin
 #                              install, memory index|status|search
+#   <!-- openclaw:cli -->      openclaw memory recall|about|timeline|opinions|reflect
 #   <!-- openclaw:gateway -->  local mode, token auth, `openclaw gateway run`
 #   <!-- openclaw:doctor -->   `openclaw doctor --non-interactive`: no memory warning
 # and checks, through the real gateway (POST /tools/invoke), every agent tool: memory_search
@@ -102,6 +103,16 @@ EOF
 }
 openclaw memory search "where does Peter live?" --max-results 5 --json >"$PREFIX/search.json"
 check "CLI search --json: citations with kinds and scores" has_cites "$PREFIX/search.json" "MEMORY.md#L6"
+
+CLI=$(readme_block "<!-- openclaw:cli -->")
+say "README step 2, graphmem's other verbs, as written:"
+echo "$CLI"
+bash -euo pipefail -c "$CLI" 2>&1 | tee "$PREFIX/cli.out"
+check "openclaw memory recall|about|timeline|opinions|reflect answered from graphmem" \
+  bash -c "grep -q 'MEMORY.md#L6\|memory/2025-11-15.md#L12' '$PREFIX/cli.out' && grep -q '^Peter (person)' '$PREFIX/cli.out' && grep -q 'confidence moves' '$PREFIX/cli.out'"
+openclaw memory about Pete --json >"$PREFIX/about.json"
+check "openclaw memory about --json: graphmem's card" \
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d['name'] == 'Peter' and 'Pete' in d['aliases'] else 1)" "$PREFIX/about.json"
 
 say "README step 3 (gateway), as written; then gateway.port $PORT for this proof"
 CONFIG_LINES=$(printf '%s\n' "$GATEWAY" | grep -v '^openclaw gateway run')

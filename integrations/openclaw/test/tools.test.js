@@ -365,3 +365,83 @@ test("MEMORY.md is the core file; legacy memory.md and a split pair are reported
   assert.match(lines, /WARNING: {3}both MEMORY\.md/);
   await fs.rm(ws, { recursive: true, force: true });
 });
+
+// ---- `openclaw memory recall|about|timeline|opinions|retain|forget|reflect` ------------
+
+class FakeCommand {
+  constructor(name) {
+    this.name = name;
+    this.subs = new Map();
+    this.values = {};
+  }
+  command(name) {
+    const sub = new FakeCommand(name);
+    this.subs.set(name, sub);
+    return sub;
+  }
+  description() { return this; }
+  argument() { return this; }
+  addHelpText() { return this; }
+  option(flags, _desc, _parse, fallback) {
+    const long = flags.split(/[ ,]+/).find((f) => f.startsWith("--")).slice(2);
+    const key = long.replace(/-([a-z])/g, (_m, c) => c.toUpperCase());
+    if (fallback !== undefined) this.values[key] = fallback;
+    return this;
+  }
+  action(fn) { this.fn = fn; return this; }
+  outputHelp() {}
+  opts() { return this.values; }
+  async run(positional, values = {}) {
+    Object.assign(this.values, values);
+    await this.fn(...positional, this.values, this);
+  }
+}
+
+async function captureStdout(fn) {
+  const write = process.stdout.write;
+  let out = "";
+  process.stdout.write = (chunk) => ((out += chunk), true);
+  const code = process.exitCode;
+  try {
+    await fn();
+  } finally {
+    process.stdout.write = write;
+  }
+  const exit = process.exitCode;
+  process.exitCode = code;
+  return { out, exit };
+}
+
+test("the CLI verbs run graphmem's own commands (its text, or its JSON with --json) and map failures", async () => {
+  const { registerGraphmemMemoryCli } = await import("../src/cli.js");
+  const root = new FakeCommand("openclaw");
+  registerGraphmemMemoryCli(root, { getConfig: () => ({}), getManager: () => manager() }, "memory");
+  const memory = root.subs.get("memory");
+  for (const verb of ["status", "index", "search", "recall", "about", "timeline", "opinions", "retain", "forget", "reflect"]) {
+    assert.ok(memory.subs.has(verb), `openclaw memory ${verb}`);
+  }
+  const cases = [
+    ["recall", ["where does Peter live?"], { k: 25, since: "30d" }, ["recall", "where does Peter live?", "--k", "25", "--since", "30d"]],
+    ["about", ["Peter"], { json: true }, ["about", "Peter", "--json"]],
+    ["timeline", ["Peter"], { since: "2025-11-01" }, ["timeline", "Peter", "--since", "2025-11-01"]],
+    ["opinions", [], { entity: "Peter", json: true }, ["opinions", "--json", "--entity", "Peter"]],
+    ["retain", ["W @Peter: x"], {}, ["retain", "W @Peter: x"]],
+    ["forget", ["memory.md#L6"], { reason: "moved" }, ["retract", "memory.md#L6", "--reason", "moved"], 1], // the fake refuses it
+    ["reflect", [], { since: "7d", dryRun: true }, ["reflect", "--since", "7d", "--dry-run"]],
+  ];
+  for (const [verb, positional, values, expected, exitCode] of cases) {
+    await resetLog();
+    const fresh = new FakeCommand("openclaw");
+    registerGraphmemMemoryCli(fresh, { getConfig: () => ({}), getManager: () => manager() }, "memory");
+    const { exit } = await captureStdout(() => fresh.subs.get("memory").subs.get(verb).run(positional, values));
+    assert.equal(exit, exitCode, `openclaw memory ${verb} exits ${exitCode ?? 0}`);
+    assert.deepEqual((await argvLog())[0], ["--workspace", "/ws", ...expected], `openclaw memory ${verb}`);
+  }
+  const about = new FakeCommand("openclaw");
+  registerGraphmemMemoryCli(about, { getConfig: () => ({}), getManager: () => manager() }, "memory");
+  const { out, exit } = await captureStdout(() => about.subs.get("memory").subs.get("about").run(["Nobody"], { json: true }));
+  assert.equal(exit, 1);
+  const failed = JSON.parse(out);
+  assert.equal(failed.error.code, "UNKNOWN_ENTITY");
+  assert.match(failed.error.hint, /name, slug or alias/);
+});
