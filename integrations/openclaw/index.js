@@ -11,7 +11,13 @@ import { resolvePluginSettings } from "./src/graphmem.js";
 import { MEMORY_CORE_WARNING, memoryCoreEnabled } from "./src/mapping.js";
 import { closeAllMcpClients } from "./src/mcp.js";
 import { GraphmemMemoryManager, resolveWorkspace } from "./src/manager.js";
-import { buildPromptSection, createMemoryGetTool, createMemorySearchTool } from "./src/tools.js";
+import {
+  GRAPHMEM_TOOL_SPECS,
+  buildPromptSection,
+  createGraphmemTool,
+  createMemoryGetTool,
+  createMemorySearchTool,
+} from "./src/tools.js";
 
 const PLUGIN_ID = "graphmem";
 
@@ -88,7 +94,7 @@ function agentIdsOf(cfg) {
 export default {
   id: PLUGIN_ID,
   name: "graphmem memory",
-  description: "memory_search, memory_get and `openclaw memory` answered by graphmem",
+  description: "memory_search, memory_get, graphmem's about/timeline/opinions/store/forget/reflect/core tools and `openclaw memory`, answered by graphmem",
   kind: "memory",
   register(api) {
     const settings = () => resolvePluginSettings(api.pluginConfig);
@@ -157,6 +163,10 @@ export default {
     };
     api.registerTool((ctx) => createMemorySearchTool(toolManager(ctx)), { names: ["memory_search"] });
     api.registerTool((ctx) => createMemoryGetTool(toolManager(ctx)), { names: ["memory_get"] });
+    // about, timeline, opinions, store, forget, reflect, core: one CLI run each, --json.
+    for (const spec of GRAPHMEM_TOOL_SPECS) {
+      api.registerTool((ctx) => createGraphmemTool(spec, toolManager(ctx)), { names: [spec.name] });
+    }
 
     // Two roots: `memory` (memory-core's name, free once memory-core is disabled) and
     // `graphmem` (always free). OpenClaw rejects a registration whose root is taken, so

@@ -1,6 +1,16 @@
 // `openclaw memory status|index|search`, answered by graphmem. Same flags as
 // memory-core's namespace where they mean the same thing.
-import { formatSearchLines, formatStatusLines, memoryCoreEnabled } from "./mapping.js";
+import {
+  aboutArgs,
+  opinionsArgs,
+  recallArgs,
+  reflectArgs,
+  retainArgs,
+  retractArgs,
+  runGraphmem,
+  timelineArgs,
+} from "./graphmem.js";
+import { classifyError, formatSearchLines, formatStatusLines, memoryCoreEnabled } from "./mapping.js";
 
 /** Agent ids from `agents.entries` (object) or `agents.list` (array); else "main". */
 export function listAgentIds(cfg) {
@@ -45,13 +55,16 @@ function finiteNumber(flag) {
 }
 
 function failure(err, agentId) {
+  const { code, action } = classifyError(err);
+  const hint = action ?? err?.hint;
   return {
     ok: false,
     agentId,
     error: {
       type: err?.name === "GraphmemUnavailableError" ? "graphmem_unavailable" : "cli_error",
+      code,
       message: err instanceof Error ? err.message : String(err),
-      ...(err?.hint ? { hint: err.hint } : {}),
+      ...(hint ? { hint } : {}),
     },
   };
 }
@@ -79,7 +92,9 @@ export function registerGraphmemMemoryCli(program, deps, name = "memory") {
       "after",
       "\nAnswered by graphmem (the graphmem plugin owns plugins.slots.memory).\n" +
         `Examples:\n  openclaw ${name} status\n  openclaw ${name} index --force\n` +
-        `  openclaw ${name} search "where does Peter live?" --max-results 5\n`,
+        `  openclaw ${name} search "where does Peter live?" --max-results 5\n` +
+        `  openclaw ${name} recall "where does Peter live?" --k 25 --since 30d\n` +
+        `  openclaw ${name} about Pete\n  openclaw ${name} reflect --since 7d --dry-run\n`,
     );
 
   memory
@@ -177,6 +192,113 @@ export function registerGraphmemMemoryCli(program, deps, name = "memory") {
         reportFailure(err, agentId, opts.json);
       }
     });
+
+  // graphmem's other verbs, as the seeds show them (`openclaw memory recall "…" --k 25 --since 30d`,
+  // `openclaw memory reflect --since 7d`): graphmem's own output, or its JSON with --json.
+  const collect = (value, list) => [...(list ?? []), value];
+  const passthrough = (build) => async (...argv) => {
+    const command = argv[argv.length - 1];
+    const opts = command.opts();
+    const positional = argv.slice(0, -2);
+    const cfg = deps.getConfig();
+    const agentId = opts.agent ?? defaultAgentId(cfg);
+    const manager = deps.getManager(cfg, agentId);
+    let args = build(...positional, opts);
+    if (!opts.json) args = args.filter((a) => a !== "--json");
+    try {
+      const { stdout, stderr } = await runGraphmem(manager.settings, manager.workspaceDir, args, {
+        timeoutMs: args[0] === "reflect" ? manager.settings.indexTimeoutMs : undefined,
+      });
+      if (stderr && opts.verbose) process.stderr.write(stderr);
+      process.stdout.write(stdout.endsWith("\n") || !stdout ? stdout : `${stdout}\n`);
+    } catch (err) {
+      reportFailure(err, agentId, opts.json);
+    }
+  };
+  const common = (cmd) => cmd.option("--agent <id>", "Agent id (default: default agent)").option("--json", "Print JSON").option("--verbose", "Show graphmem's stderr", false);
+
+  common(
+    memory
+      .command("recall")
+      .description("graphmem recall: the memories that answer a question, cited (filters: time, as-of, kind, entity)")
+      .argument("<question>", "What you want to remember, in plain words")
+      .option("-k, --k <n>", "How many results", positiveInt("--k"), 10)
+      .option("--since <day>", "Only from this day on: 30d, 2w, 6m, 1y, yesterday or YYYY-MM-DD")
+      .option("--until <day>", "Only up to this day")
+      .option("--as-of <day>", "What was true on this day")
+      .option("--kind <kind>", "Only this kind (repeatable): world, experience, observation, opinion, log", collect)
+      .option("--entity <name>", "Only memories that mention this entity (name or alias)")
+      .option("--budget <tokens>", "Pack results until about this many tokens", positiveInt("--budget"))
+      .option("--now <day>", "Reference day for relative dates")
+      .option("--preset <name>", "Recall preset: default, lexical, precise, broad"),
+  ).action(async (question, opts) => {
+    const cfg = deps.getConfig();
+    const agentId = opts.agent ?? defaultAgentId(cfg);
+    const manager = deps.getManager(cfg, agentId);
+    if (!opts.entity) {
+      await passthrough((q, o) =>
+        recallArgs(q, { k: o.k, since: o.since, until: o.until, asOf: o.asOf, kind: o.kind, budget: o.budget, now: o.now, preset: o.preset }),
+      )(question, opts, { opts: () => opts });
+      return;
+    }
+    // graphmem's recall has no entity filter: the plugin's (about + a wider recall, filtered).
+    try {
+      const results = await manager.search(String(question), { maxResults: opts.k, since: opts.since, until: opts.until, asOf: opts.asOf, kind: opts.kind, entity: opts.entity, budget: opts.budget, now: opts.now, preset: opts.preset });
+      process.stdout.write(opts.json ? `${JSON.stringify({ results, provider: "graphmem" }, null, 2)}\n` : `${formatSearchLines(results).join("\n")}\n`);
+    } catch (err) {
+      reportFailure(err, agentId, opts.json);
+    }
+  });
+
+  common(
+    memory
+      .command("about")
+      .description("graphmem about: an entity's card (aliases, current facts, what changed, opinions, events)")
+      .argument("<name>", "An entity's name, slug or alias")
+      .option("--now <day>", "Reference day (default today)"),
+  ).action(passthrough((name, o) => aboutArgs(name, { now: o.now })));
+
+  common(
+    memory
+      .command("timeline")
+      .description("graphmem timeline: everything dated that mentions an entity, oldest first")
+      .argument("<name>", "An entity's name, slug or alias")
+      .option("--since <day>", "From this day on")
+      .option("--until <day>", "Up to this day")
+      .option("--now <day>", "Reference day for relative dates"),
+  ).action(passthrough((name, o) => timelineArgs(name, o)));
+
+  common(
+    memory
+      .command("opinions")
+      .description("graphmem opinions: confidence, last update, evidence for and against, history")
+      .option("--entity <name>", "Only opinions about this entity"),
+  ).action(passthrough((o) => opinionsArgs({ entity: o.entity })));
+
+  common(
+    memory
+      .command("retain")
+      .description("graphmem retain: append a typed bullet to today's ## Retain, then re-index")
+      .argument("<bullet>", "W|B|O|O(c=0.8)|S @Entity: text")
+      .option("--replaces <citation>", "The fact this bullet replaces (path#Ln)"),
+  ).action(passthrough((bullet, o) => retainArgs(bullet, { replaces: o.replaces })));
+
+  common(
+    memory
+      .command("forget")
+      .description("graphmem retract: a dated retraction of a fact or opinion line (nothing deleted)")
+      .argument("<citation>", "The line to retract, e.g. memory/2025-11-27.md#L12")
+      .option("--reason <text>", "Why it no longer holds"),
+  ).action(passthrough((citation, o) => retractArgs(citation, { reason: o.reason })));
+
+  common(
+    memory
+      .command("reflect")
+      .description("graphmem reflect: update beliefs from the window's evidence and regenerate bank/")
+      .option("--since <day>", "Window of new evidence (default 7d)")
+      .option("--dry-run", "Show the changes, write nothing", false)
+      .option("--now <day>", "Reference day for --since"),
+  ).action(passthrough((o) => reflectArgs({ since: o.since, dryRun: o.dryRun, now: o.now })));
 
   memory.action(() => {
     memory.outputHelp();

@@ -13,11 +13,12 @@ export class GraphmemUnavailableError extends Error {
 }
 
 export class GraphmemCommandError extends Error {
-  constructor(message, { hint, exitCode } = {}) {
+  constructor(message, { hint, exitCode, code } = {}) {
     super(message);
     this.name = "GraphmemCommandError";
-    this.hint = hint;
+    this.hint = hint ?? undefined;
     this.exitCode = exitCode;
+    if (code) this.code = code;
   }
 }
 
@@ -45,12 +46,16 @@ export function expandHome(p) {
   return p;
 }
 
-function notFoundMessage(command) {
+/** What to do when the graphmem executable cannot be started. No package index has graphmem. */
+export const INSTALL_HINT =
+  "graphmem installs from a clone of its repository (no package index has it): " +
+  "python3 -m venv ~/.venvs/graphmem && ~/.venvs/graphmem/bin/pip install -e /path/to/graphmem, then " +
+  "openclaw config set plugins.entries.graphmem.config.command ~/.venvs/graphmem/bin/graphmem " +
+  "(or put graphmem on the gateway's PATH) and restart the gateway.";
+
+export function notFoundMessage(command) {
   return new GraphmemUnavailableError(`graphmem is not installed or not on PATH (tried \`${command}\`).`, {
-    hint:
-      "Install it (pip install graphmem, or pip install -e . in its repository) or set " +
-      "plugins.entries.graphmem.config.command to the graphmem executable, e.g. " +
-      "~/.venvs/graphmem/bin/graphmem.",
+    hint: INSTALL_HINT,
     code: "GRAPHMEM_NOT_FOUND",
   });
 }
@@ -82,6 +87,7 @@ export function runGraphmem(settings, workspace, args, { timeoutMs, signal } = {
           reject(
             new GraphmemCommandError(`graphmem ${args[0]} did not finish within ${timeoutMs ?? settings.timeoutMs} ms`, {
               hint: "Raise plugins.entries.graphmem.config.timeoutMs (indexTimeoutMs for index).",
+              code: "GRAPHMEM_TIMEOUT",
             }),
           );
           return;
@@ -123,13 +129,64 @@ export async function graphmemJson(settings, workspace, args, opts) {
   return data;
 }
 
-/** Arguments of `graphmem recall` for one OpenClaw search. */
-export function recallArgs(query, { k, preset, since, until, kind, now } = {}) {
+function kindsOf(kind) {
+  if (Array.isArray(kind)) return kind.filter((k) => typeof k === "string" && k);
+  return typeof kind === "string" && kind ? [kind] : [];
+}
+
+/** Arguments of `graphmem recall` for one OpenClaw search. `kind` is one kind or a list. */
+export function recallArgs(query, { k, preset, since, until, asOf, kind, budget, now } = {}) {
   const args = ["recall", query, "--k", String(k), "--json"];
   if (preset) args.push("--preset", preset);
   if (since) args.push("--since", since);
   if (until) args.push("--until", until);
-  if (kind) args.push("--kind", kind);
+  if (asOf) args.push("--as-of", asOf);
+  for (const one of kindsOf(kind)) args.push("--kind", one);
+  if (Number.isInteger(budget) && budget > 0) args.push("--budget", String(budget));
   if (now) args.push("--now", now);
   return args;
+}
+
+// One builder per graphmem verb the agent tools call; every one asks for --json.
+export function aboutArgs(name, { now } = {}) {
+  return ["about", name, "--json", ...(now ? ["--now", now] : [])];
+}
+
+export function timelineArgs(name, { since, until, now } = {}) {
+  const args = ["timeline", name, "--json"];
+  if (since) args.push("--since", since);
+  if (until) args.push("--until", until);
+  if (now) args.push("--now", now);
+  return args;
+}
+
+export function opinionsArgs({ entity } = {}) {
+  return ["opinions", "--json", ...(entity ? ["--entity", entity] : [])];
+}
+
+export function retainArgs(bullet, { replaces, today } = {}) {
+  const args = ["retain", bullet, "--json"];
+  if (replaces) args.push("--replaces", replaces);
+  if (today) args.push("--today", today);
+  return args;
+}
+
+export function retractArgs(source, { reason, today } = {}) {
+  const args = ["retract", source, "--json"];
+  if (reason) args.push("--reason", reason);
+  if (today) args.push("--today", today);
+  return args;
+}
+
+export function reflectArgs({ since, dryRun, now } = {}) {
+  const args = ["reflect", "--json"];
+  if (since) args.push("--since", since);
+  if (dryRun) args.push("--dry-run");
+  if (now) args.push("--now", now);
+  return args;
+}
+
+export function coreArgs(action, { number, dryRun } = {}) {
+  if (action === "apply") return ["core", "apply", String(number), "--json", ...(dryRun ? ["--dry-run"] : [])];
+  return ["core", "list", "--json"];
 }

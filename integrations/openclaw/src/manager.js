@@ -3,9 +3,20 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import os from "node:os";
 
-import { graphmemJson, recallArgs, runGraphmem } from "./graphmem.js";
+import {
+  aboutArgs,
+  coreArgs,
+  graphmemJson,
+  opinionsArgs,
+  recallArgs,
+  reflectArgs,
+  retainArgs,
+  retractArgs,
+  runGraphmem,
+  timelineArgs,
+} from "./graphmem.js";
 import { mcpClientFor, recallToolArgs } from "./mcp.js";
-import { parseCitation, recallToResults, statusToProviderStatus } from "./mapping.js";
+import { coreFileState, filterPacketsByEntity, parseCitation, recallToResults, statusToProviderStatus } from "./mapping.js";
 
 const DEFAULT_READ_LINES = 200;
 const MAX_READ_CHARS = 40_000;
@@ -95,26 +106,75 @@ export class GraphmemMemoryManager {
   /** Fetch `graphmem status --json` so the synchronous status() has something to say. */
   async refreshStatus() {
     const gm = await graphmemJson(this.settings, this.workspaceDir, ["status", "--json"]);
-    this.lastStatus = statusToProviderStatus(gm, { workspaceDir: this.workspaceDir, command: this.settings.command });
+    const status = statusToProviderStatus(gm, { workspaceDir: this.workspaceDir, command: this.settings.command });
+    status.custom.graphmem.coreFile = await this.coreFile();
+    this.lastStatus = status;
     return this.lastStatus;
   }
 
+  /**
+   * graphmem recall -> OpenClaw results. `entity` keeps the results that mention it (by name,
+   * slug or alias): graphmem's recall has no entity filter, so the plugin resolves the name
+   * with `about` and asks recall for more candidates than it returns.
+   */
   async search(query, opts = {}) {
     const k = Number.isInteger(opts.maxResults) && opts.maxResults > 0 ? opts.maxResults : this.settings.maxResults;
+    const card = opts.entity ? await this.about(opts.entity, { now: opts.now }) : null;
+    const want = card ? Math.min(1000, Math.max(k * 5, 50)) : k;
+    let packets;
     if (this.useMcp && !opts.lexicalOnly) {
-      const out = await mcpClientFor(this.settings, this.workspaceDir).callTool("memory_recall", recallToolArgs(query, { k, ...opts }));
-      return recallToResults(out?.packets, { minScore: opts.minScore });
+      const out = await mcpClientFor(this.settings, this.workspaceDir).callTool("memory_recall", recallToolArgs(query, { ...opts, k: want }));
+      packets = out?.packets;
+    } else {
+      const args = recallArgs(query, {
+        k: want,
+        preset: opts.lexicalOnly ? "lexical" : (opts.preset ?? this.settings.preset),
+        since: opts.since,
+        until: opts.until,
+        asOf: opts.asOf,
+        kind: opts.kind,
+        budget: opts.budget,
+        now: opts.now,
+      });
+      packets = await graphmemJson(this.settings, this.workspaceDir, args, { signal: opts.signal });
     }
-    const args = recallArgs(query, {
-      k,
-      preset: opts.lexicalOnly ? "lexical" : (opts.preset ?? this.settings.preset),
-      since: opts.since,
-      until: opts.until,
-      kind: opts.kind,
-      now: opts.now,
-    });
-    const packets = await graphmemJson(this.settings, this.workspaceDir, args, { signal: opts.signal });
+    if (card) packets = filterPacketsByEntity(packets, card, k);
     return recallToResults(packets, { minScore: opts.minScore });
+  }
+
+  // The other graphmem verbs, one CLI run each with --json.
+  async about(name, { now } = {}) {
+    return await graphmemJson(this.settings, this.workspaceDir, aboutArgs(name, { now }));
+  }
+
+  async timeline(name, opts = {}) {
+    return await graphmemJson(this.settings, this.workspaceDir, timelineArgs(name, opts));
+  }
+
+  async opinions(opts = {}) {
+    return await graphmemJson(this.settings, this.workspaceDir, opinionsArgs(opts));
+  }
+
+  async retain(bullet, opts = {}) {
+    return await graphmemJson(this.settings, this.workspaceDir, retainArgs(bullet, opts));
+  }
+
+  async retract(source, opts = {}) {
+    return await graphmemJson(this.settings, this.workspaceDir, retractArgs(source, opts));
+  }
+
+  async reflect(opts = {}) {
+    return await graphmemJson(this.settings, this.workspaceDir, reflectArgs(opts), { timeoutMs: this.settings.indexTimeoutMs });
+  }
+
+  async core(action, opts = {}) {
+    return await graphmemJson(this.settings, this.workspaceDir, coreArgs(action, opts));
+  }
+
+  /** Which root memory file the workspace has (MEMORY.md canonical, memory.md legacy). */
+  async coreFile() {
+    const names = await fs.readdir(this.workspaceDir).catch(() => []);
+    return coreFileState(names);
   }
 
   async readFile(params) {

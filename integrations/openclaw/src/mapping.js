@@ -61,6 +61,7 @@ export function packetToResult(packet) {
   if (Array.isArray(packet.evidence)) result.evidence = packet.evidence;
   if (Array.isArray(packet.via)) result.via = packet.via;
   if (typeof packet.id === "string") result.id = packet.id;
+  if (packet.superseded_by) result.supersededBy = packet.superseded_by;
   return result;
 }
 
@@ -177,6 +178,11 @@ export function formatStatusLines(agentId, status, { memoryCoreEnabled = false }
   ]) {
     if (Array.isArray(list) && list.length > 0) lines.push(`  ${label}:   ${list.join(", ")}`);
   }
+  const core = gm.coreFile;
+  if (core) {
+    lines.push(`  core file: ${core.file ?? "none"}${core.note ? ` (${core.note})` : ""}`);
+    if (core.warning) lines.push(`  WARNING:   ${core.warning}`);
+  }
   lines.push(`  search:    ${status.model}`);
   if (Array.isArray(gm.degraded) && gm.degraded.length > 0) {
     lines.push(`  degraded:  ${gm.degraded.join("; ")}`);
@@ -203,4 +209,192 @@ export function formatSearchLines(results) {
     lines.push("");
   }
   return lines;
+}
+
+// ---- the agent tools beyond search/get: pure parts -------------------------------
+
+/** Bullet prefix for each kind an agent can store (graphmem's Retain syntax). */
+export const RETAIN_PREFIX = { world: "W", experience: "B", opinion: "O", summary: "S" };
+
+/** A mention token graphmem reads: `@Name` is one word, so inner spaces become hyphens. */
+export function mentionOf(name) {
+  return String(name ?? "")
+    .trim()
+    .replace(/^@+/, "")
+    .replace(/\s+/g, "-");
+}
+
+/**
+ * `memory_store` fields -> one Retain bullet (`O(c=0.8) @Peter @Porto: text`).
+ * Throws an Error with `code: "BAD_INPUT"` and a `hint` when a field cannot be written.
+ */
+export function buildRetainBullet({ text, entities, kind = "world", confidence } = {}) {
+  const bad = (message, hint) => Object.assign(new Error(message), { code: "BAD_INPUT", hint });
+  const body = String(text ?? "").replace(/\s+/g, " ").trim();
+  if (!body) throw bad("memory_store needs text: the fact, event, opinion or summary in one sentence.");
+  const prefix = RETAIN_PREFIX[kind];
+  if (!prefix) throw bad(`unknown kind ${JSON.stringify(kind)}`, "kind is one of world, experience, opinion, summary.");
+  const names = (Array.isArray(entities) ? entities : typeof entities === "string" ? [entities] : [])
+    .map(mentionOf)
+    .filter(Boolean);
+  if (names.length === 0) {
+    throw bad("memory_store needs at least one entity the memory is about.", 'Pass entities, e.g. ["Peter"] or ["Peter", "Porto"].');
+  }
+  let head = prefix;
+  if (kind === "opinion" && confidence !== undefined && confidence !== null) {
+    const c = Number(confidence);
+    if (!Number.isFinite(c) || c < 0 || c > 1) throw bad("confidence must be a number from 0 to 1.", "e.g. 0.8 for fairly sure.");
+    head = `O(c=${Math.round(c * 100) / 100})`;
+  }
+  return `${head} ${names.map((n) => `@${n}`).join(" ")}: ${body}`;
+}
+
+/** Names an entity card answers to (`graphmem about --json`): name, slug and aliases, lower-cased. */
+export function entityNames(card) {
+  const names = new Set();
+  for (const n of [card?.name, card?.slug, ...(Array.isArray(card?.aliases) ? card.aliases : [])]) {
+    if (typeof n === "string" && n.trim()) names.add(n.trim().toLowerCase());
+  }
+  return names;
+}
+
+/** Keep the recall packets that mention the entity (by any of its names), at most k of them. */
+export function filterPacketsByEntity(packets, card, k) {
+  if (!Array.isArray(packets)) return [];
+  const names = entityNames(card);
+  const kept = packets.filter(
+    (p) => Array.isArray(p?.entities) && p.entities.some((e) => typeof e === "string" && names.has(e.trim().toLowerCase())),
+  );
+  return Number.isInteger(k) && k > 0 ? kept.slice(0, k) : kept;
+}
+
+/** `graphmem opinions --json` for an agent: the statement and confidence, plus the evidence when `why`. */
+export function shapeOpinions(list, { why = false } = {}) {
+  if (!Array.isArray(list)) return [];
+  return list.map((o) => {
+    const out = {
+      id: o.id,
+      statement: o.statement,
+      confidence: o.confidence,
+      entities: o.entities ?? [],
+      citation: o.source,
+      lastUpdated: o.last_updated ?? null,
+    };
+    if (o.stated_confidence !== undefined && o.stated_confidence !== o.confidence) out.statedConfidence = o.stated_confidence;
+    if (o.status) out.status = o.status;
+    if (o.superseded_by) out.supersededBy = o.superseded_by;
+    if (why) {
+      out.evidenceFor = o.evidence_for ?? [];
+      out.evidenceAgainst = o.evidence_against ?? [];
+      out.history = o.history ?? [];
+    }
+    return out;
+  });
+}
+
+const MAX_DIFF_CHARS = 4000;
+
+/** `graphmem reflect --json` for an agent: every confidence move; pages without diffs unless asked. */
+export function shapeReflect(out, { includeDiffs = false } = {}) {
+  const pages = Array.isArray(out?.pages) ? out.pages : [];
+  return {
+    since: out?.since ?? null,
+    now: out?.now ?? null,
+    dryRun: Boolean(out?.dry_run),
+    moves: Array.isArray(out?.moves) ? out.moves : [],
+    pagesChanged: pages.filter((p) => p.changed).length,
+    pages: pages.map((p) => {
+      const page = { path: p.path, changed: Boolean(p.changed) };
+      if (p.reason) page.reason = p.reason;
+      if (includeDiffs && typeof p.diff === "string" && p.diff) {
+        page.diff = p.diff.length > MAX_DIFF_CHARS ? `${p.diff.slice(0, MAX_DIFF_CHARS)}\n... (cut)` : p.diff;
+      }
+      return page;
+    }),
+  };
+}
+
+/**
+ * Any failure of a graphmem call -> { code, error, action } an agent can act on. graphmem's
+ * own hints name CLI commands and environment variables; inside OpenClaw the fix is a tool
+ * or an `openclaw` command, so known failures get the OpenClaw wording.
+ */
+export function classifyError(err, tool = "memory") {
+  const message = err instanceof Error ? err.message : String(err);
+  const hint = typeof err?.hint === "string" && err.hint ? err.hint : null;
+  const out = (code, action) => ({ code, error: message, ...(action ? { action } : {}) });
+  if (err?.code === "GRAPHMEM_NOT_FOUND" || err?.name === "GraphmemUnavailableError") return out("GRAPHMEM_NOT_FOUND", hint);
+  if (err?.code === "GRAPHMEM_TIMEOUT") return out("GRAPHMEM_TIMEOUT", hint);
+  if (err?.code === "BAD_INPUT") return out("BAD_INPUT", hint);
+  if (/workspace .* does not exist/.test(message)) {
+    return out(
+      "NO_WORKSPACE",
+      "Point OpenClaw at the memory folder: openclaw config set agents.defaults.workspace DIR " +
+        "(or plugins.entries.graphmem.config.workspace), then run openclaw memory index.",
+    );
+  }
+  if (/no Markdown notes in/.test(message)) {
+    return out("EMPTY_WORKSPACE", "Nothing is remembered yet: store a first memory with memory_store, or write memory/YYYY-MM-DD.md.");
+  }
+  if (/no index\b|not indexed|index .*(missing|none)/i.test(message)) {
+    return out("NO_INDEX", "Build the index: openclaw memory index (the CLI: graphmem --workspace DIR index).");
+  }
+  if (/no entity named/.test(message)) {
+    return out(
+      "UNKNOWN_ENTITY",
+      "Check the name: an entity's name, slug or alias works (e.g. Pete for Peter). Find names with memory_search, or leave the entity out.",
+    );
+  }
+  if (/malformed Retain bullet/.test(message)) {
+    return out(
+      "BAD_INPUT",
+      "Nothing was written. Pass kind (world | experience | opinion | summary), entities (names, e.g. [\"Peter\"]) and one line of text.",
+    );
+  }
+  if (/holds no fact or opinion|no fact or opinion/.test(message) || (tool === "memory_forget" && /nothing was written/.test(message))) {
+    return out(
+      "NOT_RETRACTABLE",
+      "Nothing was written. Pass the citation of a fact or opinion (kind world, experience, opinion or observation) " +
+        "from memory_search, e.g. memory/2025-11-27.md#L12; a log line cannot be retracted.",
+    );
+  }
+  if (/Invalid value for --(since|until|as-of|now|today)/.test(message)) {
+    return out("BAD_INPUT", "Dates take 30d, 2w, 6m, 1y, yesterday or YYYY-MM-DD.");
+  }
+  if (/Invalid value for --kind/.test(message)) {
+    return out("BAD_INPUT", "kind is one or more of world, experience, observation, opinion, log.");
+  }
+  if (err?.exitCode === 2) return out("BAD_INPUT", hint && !/--help/.test(hint) ? hint : "Check the tool's parameters against its schema.");
+  return out("GRAPHMEM_ERROR", hint);
+}
+
+/**
+ * OpenClaw's root memory file: `MEMORY.md` is canonical (loaded at session start, where
+ * dreaming and `doctor` look), `memory.md` legacy. graphmem indexes either as the core file.
+ * `names` are the workspace's top-level entries, exact case. Returns what to tell the user.
+ */
+export function coreFileState(names) {
+  const set = new Set(Array.isArray(names) ? names : []);
+  const canonical = set.has("MEMORY.md");
+  const legacy = set.has("memory.md");
+  if (canonical && legacy) {
+    return {
+      file: "MEMORY.md",
+      files: ["MEMORY.md", "memory.md"],
+      warning:
+        "both MEMORY.md and legacy memory.md exist: OpenClaw loads only MEMORY.md and graphmem's core proposals " +
+        "edit memory.md; merge them with `openclaw doctor --fix` (it keeps a backup), then `openclaw memory index`.",
+    };
+  }
+  if (canonical) return { file: "MEMORY.md", files: ["MEMORY.md"] };
+  if (legacy) {
+    return {
+      file: "memory.md",
+      files: ["memory.md"],
+      warning:
+        "memory.md is OpenClaw's legacy name (doctor: \"Memory system not found in workspace\"): rename it to MEMORY.md " +
+        "(graphmem reads either), then `openclaw memory index`.",
+    };
+  }
+  return { file: null, files: [], note: "no MEMORY.md yet (optional; graphmem indexes memory/*.md and bank/ without it)" };
 }

@@ -3,7 +3,7 @@
 // memory_search costs a recall, not a Python start-up (measured in the note).
 import { spawn } from "node:child_process";
 
-import { GraphmemCommandError, GraphmemUnavailableError } from "./graphmem.js";
+import { GraphmemCommandError, notFoundMessage } from "./graphmem.js";
 
 const PROTOCOL_VERSION = "2025-11-25";
 const clients = new Map();
@@ -40,13 +40,7 @@ export class McpClient {
     });
     this.ready = new Promise((resolve, reject) => {
       child.once("error", (err) => {
-        const e =
-          err.code === "ENOENT" || err.code === "EACCES"
-            ? new GraphmemUnavailableError(`graphmem is not installed or not on PATH (tried \`${this.settings.command}\`).`, {
-                hint: "Install graphmem or set plugins.entries.graphmem.config.command to its executable.",
-                code: "GRAPHMEM_NOT_FOUND",
-              })
-            : err;
+        const e = err.code === "ENOENT" || err.code === "EACCES" ? notFoundMessage(this.settings.command) : err;
         this.fail(e);
         reject(e);
       });
@@ -174,12 +168,15 @@ export function closeAllMcpClients() {
   for (const client of [...clients.values()]) client.close();
 }
 
-/** `memory_recall` arguments from an OpenClaw search. */
-export function recallToolArgs(query, { k, since, until, kind, now } = {}) {
+/** `memory_recall` arguments from an OpenClaw search (graphmem's MCP names). */
+export function recallToolArgs(query, { k, since, until, asOf, kind, budget, now } = {}) {
   const args = { query, k };
   if (since) args.since = since;
   if (until) args.until = until;
-  if (kind) args.kind = [kind];
+  if (asOf) args.as_of = asOf;
+  const kinds = Array.isArray(kind) ? kind.filter(Boolean) : kind ? [kind] : [];
+  if (kinds.length) args.kind = kinds;
+  if (Number.isInteger(budget) && budget > 0) args.budget = budget;
   if (now) args.now = now;
   return args;
 }

@@ -1,4 +1,4 @@
-// node --test integrations/openclaw/test/ : the pure parts of the plugin, no OpenClaw needed.
+// node --test integrations/openclaw/test/*.test.js : the pure parts of the plugin, no OpenClaw needed.
 import assert from "node:assert/strict";
 import fs from "node:fs/promises";
 import os from "node:os";
@@ -177,7 +177,7 @@ test("the entry object is a memory plugin and the flush plan targets today's log
   assert.equal(buildFlushPlan({ cfg: { agents: { defaults: { compaction: { memoryFlush: { enabled: false } } } } } }), null);
 });
 
-test("register() wires the capability, both tools and both CLI roots", () => {
+test("register() wires the capability, every tool and both CLI roots", () => {
   const seen = { tools: [], cli: [], capability: null, warnings: [] };
   plugin.register({
     pluginConfig: {},
@@ -188,7 +188,10 @@ test("register() wires the capability, both tools and both CLI roots", () => {
     registerTool: (_factory, opts) => seen.tools.push(...opts.names),
     registerCli: (_fn, opts) => seen.cli.push(...opts.descriptors.map((d) => d.name)),
   });
-  assert.deepEqual(seen.tools, ["memory_search", "memory_get"]);
+  assert.deepEqual(seen.tools, [
+    "memory_search", "memory_get", "memory_about", "memory_timeline", "memory_opinions",
+    "memory_store", "memory_forget", "memory_reflect", "memory_core",
+  ]);
   assert.deepEqual(seen.cli, ["memory", "graphmem"]);
   assert.equal(typeof seen.capability.runtime.getMemorySearchManager, "function");
   assert.equal(seen.capability.deterministicRecallToolName, "memory_search");
