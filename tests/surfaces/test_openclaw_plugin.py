@@ -24,7 +24,17 @@ def test_manifest_declares_a_memory_plugin_that_owns_the_memory_tools() -> None:
     manifest = _json("openclaw.plugin.json")
     assert manifest["id"] == "graphmem"
     assert manifest["kind"] == "memory"
-    assert set(manifest["contracts"]["tools"]) == {"memory_search", "memory_get"}
+    assert set(manifest["contracts"]["tools"]) == {
+        "memory_search",
+        "memory_get",
+        "memory_about",
+        "memory_timeline",
+        "memory_opinions",
+        "memory_store",
+        "memory_forget",
+        "memory_reflect",
+        "memory_core",
+    }
     assert {c["name"] for c in manifest["cliCommands"]} == {"memory", "graphmem"}
     schema = manifest["configSchema"]
     assert schema["type"] == "object" and schema["additionalProperties"] is False
@@ -51,7 +61,12 @@ def test_every_tool_the_entry_registers_is_declared_in_the_manifest() -> None:
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_plugin_javascript_passes_its_node_tests() -> None:
     proc = subprocess.run(
-        ["node", "--test", "test/"],
+        [
+            "node",
+            "--test",
+            "--test-reporter=tap",
+            *sorted(f"test/{p.name}" for p in (PLUGIN / "test").glob("*.test.js")),
+        ],
         cwd=PLUGIN,
         capture_output=True,
         text=True,
