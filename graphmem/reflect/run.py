@@ -18,6 +18,7 @@ from typing import Any
 from graphmem.config import Settings
 from graphmem.errors import GraphmemError
 from graphmem.index.build import IndexReport, index_workspace
+from graphmem.parse.workspace import read_regular
 from graphmem.recall.packets import source_ref
 from graphmem.reflect.bank import PageChange, regenerate
 from graphmem.store.current import open_graph
@@ -169,6 +170,7 @@ def find_opinion(views: list[OpinionView], ref: str) -> OpinionView:
 
 def explain(view: OpinionView, workspace: Path) -> OpinionWhy:
     """Every move of `view` with its delta and the text of the line it came from."""
+    files: dict[str, list[str]] = {}  # each cited file read once
     moves = []
     for move in view.history:
         source = move.get("source") or ""
@@ -176,24 +178,27 @@ def explain(view: OpinionView, workspace: Path) -> OpinionWhy:
             {
                 **move,
                 "delta": round(move["new"] - move["old"], 4),
-                "text": _cited_text(workspace, source),
+                "text": _cited_text(workspace, source, files),
             }
         )
     return OpinionWhy(view, tuple(moves))
 
 
-def _cited_text(workspace: Path, source: str) -> str:
-    """The lines `source` (path#Lx or path#Lx-Ly) cites, joined on one line."""
+def _cited_text(workspace: Path, source: str, files: dict[str, list[str]]) -> str:
+    """The lines `source` (path#Lx or path#Lx-Ly) cites, joined on one line; "" when the
+    file is gone or is no regular file (a FIFO put in its place must not block)."""
     path, _, anchor = source.partition("#")
     lines = [int(n) for n in re.findall(r"\d+", anchor)[:2]]
     if not path or not lines:
         return ""
-    try:
-        text = (workspace / path).read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return ""
+    if path not in files:
+        try:
+            data = read_regular(workspace / path)
+        except OSError:  # NotRegularFile too
+            data = b""
+        files[path] = data.decode("utf-8", errors="replace").splitlines()
     start, end = lines[0], lines[-1]
-    return " ".join(" ".join(text[start - 1 : end]).split())[:WHY_TEXT]
+    return " ".join(" ".join(files[path][start - 1 : end]).split())[:WHY_TEXT]
 
 
 @dataclass(frozen=True)
