@@ -39,6 +39,14 @@ WEEKDAYS = {  # Monday first
     "es": "lunes|martes|miércoles miercoles|jueves|viernes|sábado sabado|domingo",
 }
 PT_SHORT_WEEKDAYS = frozenset({"segunda", "terça", "quarta", "quinta", "sexta"})  # "second"...
+#: A weekday after one of these names every such day, not one date: "every Tuesday", "chaque
+#: mardi", "todas as terças", "jeden Dienstag", "cada martes" (a habit; graphmem.extract.timex).
+EVERY = ("every", "each", "chaque", "tous les", "toutes les", "todas as", "todos os", "cada",
+         "jeden", "jede", "jedem", "todos los", "todas las")  # fmt: skip
+#: A weekday before a plural part of the day is a habit too: "Tuesday nights", "Sunday
+#: mornings" (the singular, "Tuesday night", is one night).
+PLURAL_PARTS = frozenset({"mornings", "afternoons", "evenings", "nights", "nachmittags",
+                          "abends", "morgens", "vormittags", "nachts"})  # fmt: skip
 NUMBERS = {
     "en": "a an one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve",
     "fr": "un une|deux|trois|quatre|cinq|six|sept|huit|neuf|dix|onze|douze",

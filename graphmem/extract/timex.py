@@ -443,7 +443,7 @@ def _absolute(
 def _month_lean(atom: _Atom) -> int:
     """How an undirected month resolves: as :func:`_direction`, but 0 when neither its
     preposition nor its clause says a way (_month_span then takes a coming month)."""
-    return 0 if atom.lean == 0 and atom.role in ("", "license") else _direction(atom)
+    return 0 if atom.lean == 0 and atom.role in ("", "license", "from") else _direction(atom)
 
 
 def _direction(atom: _Atom) -> int:
@@ -490,6 +490,8 @@ def _relative(
         name, directions = _key(m["wd"]), [g.mods[_key(m[x])] for x in ("wd_pm", "wd_sm") if m[x]]
         if name in W.PT_SHORT_WEEKDAYS and not directions:
             return None  # "segunda" alone is also "second"
+        if not directions and _habitual(text, m.start("wd"), m.end()):
+            return None  # "every Tuesday", "Tuesday nights": a habit, not a date
         direction = directions[0] if directions else _direction(atom)
         dated = _weekday_day(text, m.end(), g, ref, g.weekdays[name], direction)
         if dated is not None:
@@ -525,6 +527,16 @@ def _relative(
         n = _zh_int(m["zr_n"]) if m["zr_n"] else 1
         return atom._replace(span=(_shift(ref, -n, _ZH_UNITS[m["zr_u"]]), ref, "range"))
     return None
+
+
+def _habitual(text: str, start: int, end: int) -> bool:
+    """Whether the weekday at `start`..`end` names every such day: after "every", "chaque",
+    "todas as", "jeden"... (W.EVERY) or before a plural part of the day ("Tuesday nights")."""
+    before = " " + text[max(0, start - 16) : start].lower().rstrip()
+    if any(before.endswith(" " + word) for word in W.EVERY):
+        return True
+    after = _NEXT_WORD.match(text, end)
+    return after is not None and after[1].lower() in W.PLURAL_PARTS
 
 
 def _weekday_day(

@@ -632,3 +632,51 @@ MAY = D(2026, 5, 10)  # the day of writing below
 )
 def test_a_coming_month_without_tense_looks_ahead(text: str, expected: date) -> None:
     assert only(text, day=MAY).start == expected
+
+
+# A weekday that names every such day is a habit, not a date: a line about a weekly routine
+# must not be dated to last week's (the routine's change would look older than it is).
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Choir rehearses every Thursday in the church hall.",
+        "Yoga on Monday evenings, pottery on Saturday mornings.",
+        "O coro ensaia todas as quintas na igreja.",
+        "Wir gehen jeden Freitag schwimmen.",
+        "Le club se retrouve chaque mercredi au stade.",
+        "El grupo corre cada domingo por el parque.",
+    ],
+)
+def test_habitual_weekday_gives_no_date(text: str) -> None:
+    assert extract_times(text, date(2026, 5, 13)) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("Thursday night the choir sang badly.", date(2026, 5, 7)),
+        ("Na quinta-feira à noite o coro cantou mal.", date(2026, 5, 7)),
+    ],
+)
+def test_one_weekday_night_is_still_a_date(text: str, day: date) -> None:
+    assert [s.start for s in extract_times(text, date(2026, 5, 13))] == [day]
+
+
+# "from <month>" starts something: in a clause that looks neither way it is the coming month
+# when that is near (a plan written in April "from June" is this June), as a bare month is.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Agreed: the bakery delivers from June.",
+        "Combinado: a padaria entrega a partir de junho.",
+        "Abgemacht: die Bäckerei liefert ab Juni.",
+    ],
+)
+def test_from_a_near_month_looks_ahead(text: str) -> None:
+    (span,) = extract_times(text, date(2026, 4, 20))
+    assert (span.start, span.bound) == (date(2026, 6, 1), "from")
+
+
+def test_from_a_month_in_a_past_clause_stays_behind() -> None:
+    (span,) = extract_times("The bakery delivered from June, until it closed.", date(2026, 4, 20))
+    assert span.start == date(2025, 6, 1)
