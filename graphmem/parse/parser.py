@@ -335,6 +335,8 @@ def _units(lines: list[str], start: int, state: _State, generated: set[int]) -> 
             current = None
             continue
         item = _LIST_ITEM.match(line)
+        if item and current is not None and current.kind == "para" and not _interrupts(line, item):
+            item = None  # "...her number is 912 448\n305 and..." wraps; it starts no list
         retain = bool(retain_level) or state.role == "bank"
         if item:
             indent = len(item.group(1).expandtabs(4))
@@ -358,6 +360,15 @@ def _units(lines: list[str], start: int, state: _State, generated: set[int]) -> 
     if fence is not None and current is not None:
         state.warn(current.start, "code fence never closed; indexed up to the end of the file")
     return units
+
+
+def _interrupts(line: str, item: re.Match[str]) -> bool:
+    """Whether a list marker may end the paragraph above it (CommonMark): not an empty item,
+    and an ordered one only from 1 ("305." or "12) ..." on a wrapped line continues it)."""
+    if not item.group(2):
+        return False
+    marker = line.lstrip()[:4]
+    return not marker[:1].isdigit() or marker.startswith(("1.", "1)"))
 
 
 def _path(headings: list[tuple[int, str]]) -> str:

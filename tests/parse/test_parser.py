@@ -121,6 +121,35 @@ def test_free_text_becomes_passages_with_exact_lines_and_heading_path() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "wrapped"),
+    [
+        (
+            "Call the plumber on 213 554\n871. He comes on Mondays.\n",
+            "Call the plumber on 213 554 871.",
+        ),
+        (
+            "A encomenda chegou com o lote 2024\n17) e mais nada.\n",
+            "A encomenda chegou com o lote 2024 17) e mais nada.",
+        ),
+        ("Wir zahlten am Ende\n250. Danach war Ruhe.\n", "Wir zahlten am Ende 250."),
+    ],
+)
+def test_a_number_wrapped_to_a_line_start_continues_the_paragraph(text: str, wrapped: str) -> None:
+    # CommonMark: an ordered list interrupts a paragraph only from 1, and never empty; a
+    # hard wrap that puts "871." at the start of a line stays one sentence over two lines.
+    blocks = parse("memory/2026-03-06.md", "# 2026-03-06\n\n" + text).blocks
+    first = blocks[0]
+    assert (first.text, first.line_start, first.line_end) == (wrapped, 3, 4)
+
+
+def test_a_list_from_one_still_interrupts_a_paragraph() -> None:
+    blocks = parse(
+        "memory/2026-03-06.md", "# D\n\nTo do today:\n1. call Vítor\n2. pay rent\n"
+    ).blocks
+    assert [b.text for b in blocks] == ["To do today:", "call Vítor", "pay rent"]
+
+
+@pytest.mark.parametrize(
     "heading",
     [
         "## Retain",
