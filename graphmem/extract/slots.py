@@ -16,14 +16,27 @@ from each of its positions).
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import NamedTuple
 
-PHONE, IP, PORT, VERSION, SETTING, DATABASE, COUPLE = (
-    "phone", "ip", "port", "version", "setting", "database", "couple",
+from graphmem.extract import timewords as W
+from graphmem.extract.stopwords import ENGLISH
+
+PHONE, IP, PORT, VERSION, SETTING, DATABASE, COUPLE, WEEKLY = (
+    "phone", "ip", "port", "version", "setting", "database", "couple", "weekly",
 )  # fmt: skip
+#: Phone numbers compare by their last digits: "+351 912 448 305" and "912 448 305" are one.
+PHONE_DIGITS = 9
 
 _DIGIT = re.compile(r"\d")
 _PHONE = re.compile(r"(?<![\w+])\+\d{1,3}(?:[ .-]?\d{2,4}){2,4}(?!\d)")
+#: A phone number written without its country code: three to five groups of 2-4 digits
+#: with one separator ("912 448 305", "415-555-0100", "06 12 34 56 78"). The groups are
+#: bounded, so the match is linear; `_local_phones` drops amounts and dates of that shape.
+_LOCAL_PHONE = re.compile(
+    r"(?<![\w+.,€$£/:-])(\d{2,4}([ .-])\d{2,4}(?:\2\d{2,4}){1,3})(?![\w%€$£]|[.,:/-]\d)"
+)
+_AMOUNT_AFTER = re.compile(r"\s?(?:[€$£%]|(?:eur|usd|gbp|brl|chf|euros?)\b)", re.IGNORECASE)
 _IP = re.compile(r"(?<![\d.])(\d{1,3}(?:\.\d{1,3}){3})(?::(\d{2,5}))?(?![\d.]*\d)")
 _PORT = re.compile(
     r"\b(?:port|porta|porte|puerto|Port|端口)\s*:?\s*(\d{2,5})\b|"
@@ -140,7 +153,10 @@ def slots(text: str) -> list[Slot]:
     for m in _PHONE.finditer(text) if digit and "+" in text else ():
         digits = re.sub(r"\D", "", m.group(0))
         if len(digits) >= 8:
-            found[(PHONE, "")] = digits
+            found[(PHONE, "")] = digits[-PHONE_DIGITS:]
+    if (PHONE, "") not in found and digit:
+        for digits in _local_phones(text):
+            found[(PHONE, "")] = digits[-PHONE_DIGITS:]
     for m in _IP.finditer(text) if digit and dot else ():
         address = m.group(1)
         if address.startswith(("127.", "0.")):
@@ -160,7 +176,110 @@ def slots(text: str) -> list[Slot]:
         found[(SETTING, key.casefold())] = m.group(2).strip("\"'.").casefold()
     for m in _SETTING_CHANGE.finditer(text) if dot else ():
         found[(SETTING, m.group(1).casefold())] = m.group(3).strip("\"'.").casefold()
+    for key, days in _weekly(text):
+        found[(WEEKLY, key)] = days
     return [Slot(t, k, v) for (t, k), v in found.items()]
+
+
+def _local_phones(text: str) -> list[str]:
+    """The digits of each national phone number in `text` (see _LOCAL_PHONE): 8-12 digits,
+    not an amount ("12 500 000 €", "€ 12 500 000"), not a date ("2026-05-03", "03.05.2026")
+    and not four dotted groups (an address, "10.20.30.40")."""
+    out = []
+    for m in _LOCAL_PHONE.finditer(text.replace("\n", " ")):  # a hard wrap inside the number
+        groups = re.split(r"[ .-]", m.group(1))
+        digits = "".join(groups)
+        shape = tuple(len(g) for g in groups)
+        if not 8 <= len(digits) <= 12:
+            continue
+        if m.group(2) != " " and (shape in ((4, 2, 2), (2, 2, 4)) or len(groups) == 4):
+            continue
+        currency_before = text[max(0, m.start() - 2) : m.start()].strip() in ("€", "$", "£")
+        if currency_before or _AMOUNT_AFTER.match(text, m.end()):
+            continue
+        out.append(digits)
+    return out
+
+
+def _fold_word(word: str) -> str:
+    return "".join(
+        c for c in unicodedata.normalize("NFD", word.casefold()) if not unicodedata.combining(c)
+    )
+
+
+def _weekday_names() -> dict[str, int]:
+    """Every weekday name of W.WEEKDAYS, as written and without accents -> 0 (Monday)..6."""
+    names: dict[str, int] = {}
+    for table in W.WEEKDAYS.values():
+        for n, group in enumerate(table.split("|")):
+            for word in group.split():
+                names[word] = names[_fold_word(word)] = n
+    return names
+
+
+_WEEKDAY_NUMBER = _weekday_names()
+_DAY_NAMES = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_WEEKDAY_ALT = "|".join(sorted(map(re.escape, _WEEKDAY_NUMBER), key=len, reverse=True))
+#: A weekday named as a habit (graphmem.extract.timex reads these as no date): a plural
+#: ("Tuesdays", "terças-feiras", "sábados", "mardis", "dienstags"), after "every"/"todas
+#: as"/"jeden"/"los" (W.EVERY), or before a plural part of the day ("Tuesday nights").
+_HABIT = re.compile(
+    rf"(?<!\w)(?:(?P<every>{'|'.join(W.EVERY)}|los)\s+)?(?P<wd>{_WEEKDAY_ALT})"
+    rf"(?P<plural>s(?:-feiras)?)?(?:\s+(?P<part>{'|'.join(sorted(W.PLURAL_PARTS))}))?(?!\w)",
+    re.IGNORECASE,
+)
+_WEEKDAY_HINT = re.compile(rf"(?<!\w)(?:{_WEEKDAY_ALT})", re.IGNORECASE)
+_CLAUSE = re.compile(r"[^,;:.!?()\[\]—–\n]+")
+_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+#: Words that name no activity, besides English stop words: function words of the other
+#: languages, "now"/"agora"/"jetzt", and the time words a schedule is written with.
+_NOT_ACTIVITY = ENGLISH | frozenset(
+    "now agora maintenant jetzt ahora ja já desde since from starting only also too still "
+    "às as aos nas nos os das dos de do da em no na um uma o a e et le la les des du au aux "
+    "en un une am im um der die das den dem ein eine und el los las del al y cada todas todos "
+    "every each chaque tous toutes jeden jede jedem noite noites nuit soir soirs matin "
+    "morning mornings evening evenings night nights afternoon afternoons tarde tardes manhã "
+    "manhãs abend abends morgen morgens".split()
+)
+#: "also", "too", "também", "aussi", "auch", "además": a habit added, not one replaced.
+_ADDED = frozenset({"also", "too", "também", "aussi", "auch", "además", "tambien", "también"})
+
+
+def _weekly(text: str) -> list[tuple[str, str]]:
+    """(activity, days) for each weekly habit `text` states: the days a habit is on
+    ("trains on Tuesday nights" -> ("train", "tue"); "Training now Wednesdays" -> ("train",
+    "wed"); "fechado às segundas e terças" -> ("fecha", "mon tue")). The activity is the
+    content word nearest before the first weekday in its clause, cut to five letters, so
+    "trains", "training" and "trainer" are one; a clause with no word before its weekday,
+    or that adds a habit ("also on Fridays"), states none."""
+    if not _WEEKDAY_HINT.search(text):
+        return []
+    out: dict[str, set[int]] = {}
+    for clause in _CLAUSE.finditer(text):
+        part = clause.group()
+        named = [
+            (
+                m.start(),
+                _WEEKDAY_NUMBER[_fold_word(m["wd"])],
+                bool(m["every"] or m["plural"] or m["part"]),
+            )
+            for m in _HABIT.finditer(part)
+        ]
+        if not any(habit for _, _, habit in named):
+            continue  # "every Monday and Thursday": once one day is a habit, all are
+        first = named[0][0]
+        days = [day for _, day, _ in named]
+        words = [w.lower() for w in _WORD.findall(part[:first])]
+        if _ADDED & {w.lower() for w in _WORD.findall(part)}:
+            continue
+        activity = next(
+            (w for w in reversed(words) if len(w) > 2 and w not in _NOT_ACTIVITY
+             and _fold_word(w) not in _WEEKDAY_NUMBER),
+            None,
+        )  # fmt: skip
+        if activity is not None:
+            out.setdefault(_fold_word(activity)[:5], set()).update(days)
+    return [(key, " ".join(_DAY_NAMES[d] for d in sorted(v))) for key, v in out.items()]
 
 
 def database(text: str) -> Slot | None:

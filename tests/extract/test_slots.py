@@ -14,10 +14,10 @@ from graphmem.extract.slots import Slot, couple, database, slots, temporary
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("mobile +351 917 302 118.", [Slot("phone", "", "351917302118")]),
+        ("mobile +351 917 302 118.", [Slot("phone", "", "917302118")]),
         (
             "Número novo da Graça: +351 933 481 660 (o antigo foi cancelado).",
-            [Slot("phone", "", "351933481660")],
+            [Slot("phone", "", "933481660")],
         ),
         ("LAN address 192.168.1.40 in Lyon", [Slot("ip", "", "192.168.1.40")]),
         ('listen = "127.0.0.1:9120"', [Slot("port", "", "9120")]),
@@ -69,7 +69,7 @@ def test_a_new_phone_number_in_another_language_supersedes_the_old() -> None:
         fact("old", "Joana's mother; mobile +351 917 302 118.", 1, "graca"),
         fact("new", "Número novo da Graça: +351 933 481 660.", 9, "graca"),
     ]
-    assert edges(facts) == [("new", "old", "phone: 351917302118 -> 351933481660")]
+    assert edges(facts) == [("new", "old", "phone: 917302118 -> 933481660")]
 
 
 def test_the_same_value_restated_or_another_entitys_value_supersedes_nothing() -> None:
@@ -209,3 +209,69 @@ def test_an_index_reads_a_log_with_an_engine_in_folded_letters(tmp_path: Path) -
     s = settings_for(root)
     index_workspace(s)
     assert run_cypher(s, "MATCH (f:Fact) RETURN count(f)").rows == [[2]]
+
+
+# A phone number is a phone number with or without its country code: most people write the
+# national form, and a later number in either form ends the older one.
+@pytest.mark.parametrize(
+    ("text", "digits"),
+    [
+        ("The plumber's number is 213 554 871, ask for Vítor.", "213554871"),
+        ("Ligou-me do 968 220 413 ontem à noite.", "968220413"),
+        ("Call the vet on 415-555-0172 before noon.", "155550172"),
+        ("Le garage: 06 12 34 56 78.", "612345678"),
+    ],
+)
+def test_a_national_phone_number_is_a_phone(text: str, digits: str) -> None:
+    assert [s.value for s in slots(text) if s.type == "phone"] == [digits]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The flat costs 1 250 000 € and the deposit is due 2026-05-03.",
+        "O empréstimo é de R$ 12 500 000 e vence em 03.05.2026.",
+        "Server 10.20.30.40 answers again.",
+    ],
+)
+def test_amounts_dates_and_addresses_are_not_phones(text: str) -> None:
+    assert [s for s in slots(text) if s.type == "phone"] == []
+
+
+def test_the_country_code_does_not_make_a_number_new() -> None:
+    facts = [
+        fact("a", "Vítor, the plumber: 213 554 871.", 1, "vitor"),
+        fact("b", "Vítor's number is +351 213 554 871.", 2, "vitor"),
+        fact("c", "Vítor agora atende no 213 554 999.", 3, "vitor"),
+    ]
+    assert edges(facts) == [("c", "b", "phone: 213554871 -> 213554999")]
+
+
+# A weekly habit is a value too: the days an activity is on. A later line giving the same
+# activity other days ends the older line, in any language; one weekday is an event.
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The choir rehearses on Thursday evenings.", [Slot("weekly", "rehea", "thu")]),
+        ("Choir: rehearsals every Monday and Thursday.", [Slot("weekly", "rehea", "mon thu")]),
+        ("O coro ensaia às segundas-feiras.", [Slot("weekly", "ensai", "mon")]),
+        ("Der Chor probt jetzt dienstags.", [Slot("weekly", "probt", "tue")]),
+        ("A padaria fecha aos domingos.", [Slot("weekly", "fecha", "sun")]),
+        ("The choir rehearsed on Thursday evening.", []),  # one evening: an event
+        ("Yoga also on Fridays now.", []),  # a habit added, not one replaced
+        ("Mondays are quiet.", []),  # no activity named before the day
+    ],
+)
+def test_a_weekly_habit_is_a_value(text: str, expected: list[Slot]) -> None:
+    assert [s for s in slots(text) if s.type == "weekly"] == expected
+
+
+def test_a_weekly_habit_moved_to_other_days_supersedes_the_old_days() -> None:
+    facts = [
+        fact("a", "Choir rehearses on Thursday evenings; concerts on Sundays.", 1, "choir"),
+        fact("b", "The choir rehearses on Thursday evenings, as ever.", 4, "choir"),
+        fact("c", "Choir rehearsals now every Tuesday.", 9, "choir"),
+        fact("d", "O coro ensaia às quartas-feiras desde março.", 20, "coro"),  # another entity
+    ]
+    # the latest statement of the old days is the one ended, as for every typed value
+    assert edges(facts) == [("c", "b", "weekly rehea: thu -> tue")]
