@@ -649,19 +649,20 @@ def find_fact_supersessions(
         # A plan or a hypothetical states no state: it neither ends one nor is ended.
         if ref.block.kind in SUPERSEDE_KINDS and mood(ref.block.text) is None
     ]
-    inputs += [
+    dated = [
         FactIn(ref.block.id, ref.block.text, ref.day, None, tuple(sorted(ref.slugs)), SUPERSEDE_LOG)
         for ref in texts
-        if ref.day is not None
-        and ref.role == "daily"
-        and len(ref.block.text) <= LONGEST_STATEMENT
-        and mood(ref.block.text) is None
+        if ref.day is not None and ref.role == "daily" and len(ref.block.text) <= LONGEST_STATEMENT
     ]
+    moods = [mood(f.text) is None for f in dated]
+    inputs += [f for f, plain in zip(dated, moods, strict=True) if plain]
+    # a conditional sentence states no value, but still dates a number it writes
+    said = [f for f, plain in zip(dated, moods, strict=True) if not plain]
     surfaces: dict[str, str] = {}
     for ent in entities.values():
         for name in (ent.name, *ent.aliases):
             surfaces.setdefault(name.casefold(), ent.slug)
-    found = find_supersessions(inputs, surfaces, bearing=bearing)
+    found = find_supersessions(inputs, surfaces, bearing=bearing, said=said)
     # what a bullet says outright ("(replaces memory/D.md#L12)") beats what a rule guessed
     return merge_supersessions(found, find_explicit(facts))
 

@@ -84,6 +84,8 @@ from graphmem.extract.mood import lean
 from graphmem.extract.slots import (
     COUPLE,
     DATABASE,
+    IP,
+    PHONE,
     SETTING,
     VERSION,
     Slot,
@@ -96,6 +98,8 @@ from graphmem.extract.timex import extract_times
 from graphmem.parse.names import fold, slugify
 
 KINDS = frozenset({"world", "observation"})
+#: Typed values that name one thing wherever they are written (see _undated).
+_IDENTIFIERS = frozenset({PHONE, IP})
 #: A sentence of free text: it may end a fact's value, never holds one (see the docstring).
 LOG = "log"
 FALLBACK_JACCARD = 0.4
@@ -385,6 +389,7 @@ def find_supersessions(
     aliases: Mapping[str, str] | None = None,
     *,
     bearing: set[str] | None = None,
+    said: Sequence[FactIn] = (),
 ) -> list[Supersession]:
     """Every SUPERSEDES edge among `facts`, in the order the newer facts happened.
 
@@ -397,6 +402,10 @@ def find_supersessions(
     hold a claim or a typed value. Any other sentence changes nothing here (it ends no
     value, holds none, and takes no fallback): leaving it out of a later call with the
     same aliases gives the same edges, which is how an incremental index skips them.
+
+    `said` are dated sentences that take no part (a conditional, a plan) but still show
+    that an identifier they write existed by their day (see _undated); those that write one
+    go into `bearing` too.
     """
     alias = {_fold(k): v for k, v in (aliases or {}).items()}
     order = sorted(
@@ -457,7 +466,17 @@ def find_supersessions(
                 out.append(Supersession(fact.id, facts[hit_fact].id, start, cue))
                 book.kill(hit_fact)
         recent[ctx.primary].append((i, content))
-    return _by_slot(facts, order, alias, out, plan, bearing)
+    first_said: dict[tuple[str, str], date] = {}
+    for fact in said:
+        if fact.day is None:
+            continue
+        for slot in _values(fact.text):
+            if slot.type in _IDENTIFIERS:
+                known = first_said.get((slot.type, slot.value))
+                first_said[(slot.type, slot.value)] = min(known or fact.day, fact.day)
+                if bearing is not None:
+                    bearing.add(fact.id)
+    return _by_slot(facts, order, alias, out, plan, bearing, first_said)
 
 
 def _by_slot(
@@ -467,6 +486,7 @@ def _by_slot(
     found: list[Supersession],
     plan: Callable[[int], bool] = lambda i: False,
     bearing: set[str] | None = None,
+    first_said: dict[tuple[str, str], date] | None = None,
 ) -> list[Supersession]:
     """`found` plus the changes of a typed value (graphmem.extract.slots): a newer fact that sets
     the phone, IP, port, a thing's version or a config key of an entity it shares with the
@@ -489,11 +509,17 @@ def _by_slot(
             return entities if len(fact.entities) == 1 else []
         return entities[:1] if slot.type in (DATABASE, COUPLE) else entities
 
+    # (type, value) -> the first day an identifier (a phone, an IP) was stated by anyone
+    first_said = {} if first_said is None else first_said
     for start, i in order:
         fact = facts[i]
         values = _values(fact.text)
         if values and fact.kind == LOG and bearing is not None:
             bearing.add(fact.id)
+        for slot in values:  # said at all, even "if it breaks, call 912 ...": it existed then
+            if slot.type in _IDENTIFIERS:
+                known = first_said.get((slot.type, slot.value))
+                first_said[(slot.type, slot.value)] = start if known is None else min(known, start)
         if not values or plan(i):
             continue
         changes = not temporary(fact.text)
@@ -522,7 +548,7 @@ def _by_slot(
                     dead.add(older.id)
                 if (changes or held is None) and fact.kind != LOG and slot in main:
                     live[key] = (i, slot.value)
-    out.extend(_undated(facts, steps, owners, dead))
+    out.extend(_undated(facts, steps, owners, dead, first_said))
     return out
 
 
@@ -538,10 +564,16 @@ def _undated(
     steps: Mapping[tuple[str, str, str], list[tuple[date, str, int]]],
     owners: Callable[[Slot, FactIn], list[str]],
     dead: set[str],
+    first_said: Mapping[tuple[str, str], date] | None = None,
 ) -> list[Supersession]:
     """An undated line (memory.md, a bank page) that states a value the dated logs later
     changed: it is as old as that value, so the change ends it too. A value the logs never
-    state, or still hold, tells nothing about when the line was written: it stays."""
+    state, or still hold, tells nothing about when the line was written: it stays.
+
+    An identifier (a phone number, an IP address) names one thing wherever it is written,
+    so the logs may state it without naming the owner ("her number is 912 448 305"): the
+    undated line is then as old as that first statement, and the owner's next other value
+    after it ends the line."""
     out: list[Supersession] = []
     for fact in facts:
         if fact.kind not in KINDS or (fact.valid_from or fact.day) is not None:
@@ -550,6 +582,10 @@ def _undated(
             for owner in owners(slot, fact):
                 history = steps.get((slot.type, slot.key, owner), [])
                 stated = [n for n, (_, value, _) in enumerate(history) if value == slot.value]
+                said = (first_said or {}).get((slot.type, slot.value))
+                if not stated and said is not None and slot.type in _IDENTIFIERS:
+                    stated = [n for n, (d, _, _) in enumerate(history) if d < said]
+                    stated = stated[-1:] or [-1]
                 if not stated or fact.id in dead:
                     continue
                 later = history[stated[-1] + 1 :]

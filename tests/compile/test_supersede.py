@@ -393,8 +393,8 @@ def test_an_undated_line_with_a_value_the_logs_changed_is_superseded() -> None:
         fact("core-unknown", "Rui, mobile +351 910 000 003.", None, "rui"),
     ]
     assert edges(facts) == [
-        ("new", "old", "phone: 351910000001 -> 351910000002"),
-        ("new", "core-stale", "phone: 351910000001 -> 351910000002 (undated line)"),
+        ("new", "old", "phone: 910000001 -> 910000002"),
+        ("new", "core-stale", "phone: 910000001 -> 910000002 (undated line)"),
     ]
 
 
@@ -448,3 +448,26 @@ def test_free_text_retelling_a_bullet_ends_nothing() -> None:
     other_words = log("next", "Marta leads Acme billing now; she is hiring.", 12, "marta", "acme")
     assert edges([lead, same_day]) == []  # a day's bullets distil its own text
     assert edges([lead, other_words]) == []  # the same value in fewer words
+
+
+def test_an_undated_line_goes_stale_when_its_number_was_said_without_naming_the_owner() -> None:
+    # The logs give the old number in a sentence about someone else ("her number is ...",
+    # linked to the shop), the new one in a sentence about the owner: the undated core line
+    # holding the old number is as old as that first statement, so the new one ends it.
+    facts = [
+        fact("said", "If the boiler breaks, her number is 213 554 871.", 2, "shop"),
+        fact("new", "A Dona Amélia ligou do 966 120 334 por causa do barulho.", 9, "amelia"),
+        fact("core", "Dona Amélia: landlady upstairs; phone 213 554 871.", None, "amelia"),
+        fact("other", "Plumber: 211 000 999.", None, "plumber"),
+    ]
+    assert edges(facts) == [
+        ("new", "core", "phone: 213554871 -> 966120334 (undated line)"),
+    ]
+
+
+def test_an_undated_number_nobody_dated_stays() -> None:
+    facts = [
+        fact("new", "Frau Keller ruft jetzt von 0171 555 0199 an.", 9, "keller"),
+        fact("core", "Frau Keller: Vermieterin; Telefon 0171 555 0100.", None, "keller"),
+    ]
+    assert edges(facts) == []
