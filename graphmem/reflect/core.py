@@ -77,7 +77,7 @@ class CoreProposal:
     new: str
     #: Citations of the lines that justify it (the superseding line first).
     evidence: tuple[str, ...]
-    #: Why, in a few words ("phone: 351917302118 -> 351933481660, 2026-04-13").
+    #: Why, in a few words ("phone: 917302118 -> 933481660, 2026-04-13").
     reason: str
 
     @property
@@ -197,6 +197,11 @@ def _updated(line: str, cue: str, newer_text: str) -> str:
     writes the old value as the cue does, else its marker followed by the newer text."""
     change = _change(cue)
     newer = " ".join(without_link(newer_text).split())
+    old_digits, new_digits = (change[0], change[1].partition(" (")[0]) if change else ("", "")
+    if old_digits.isdigit() and new_digits.isdigit():
+        was, now = _number_at(line, old_digits), _number_at(newer, new_digits)
+        if was is not None and now is not None:  # "phone 912 448 305" -> "phone 936 117 420"
+            return line[: was[0]] + newer[now[0] : now[1]] + line[was[1] :]
     if change is not None:
         old, new = change
         i = line.casefold().find(old.casefold())
@@ -210,6 +215,18 @@ def _updated(line: str, cue: str, newer_text: str) -> str:
     if label and not newer.casefold().startswith(label.group().casefold().rstrip()):
         head = line[: label.end()]
     return head + newer
+
+
+_NUMBER = re.compile(r"\+?\d+(?:[ .-]\d+)*")
+
+
+def _number_at(text: str, digits: str) -> tuple[int, int] | None:
+    """Where `text` writes a number whose digits end with `digits` (a phone number compares
+    by its last digits, graphmem.extract.slots), separators and country code included."""
+    for m in _NUMBER.finditer(text):
+        if re.sub(r"\D", "", m.group()).endswith(digits):
+            return m.start(), m.end()
+    return None
 
 
 def stale_lines(data: _Data, workspace: Path) -> list[CoreProposal]:

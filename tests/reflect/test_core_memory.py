@@ -60,6 +60,45 @@ def test_a_core_line_a_newer_fact_ends_is_proposed_with_both_cited(
 
 
 @pytest.mark.parametrize(
+    ("core", "before", "after", "proposed", "cited"),
+    [
+        (  # the old number said only as "her number", the new one only as where she called from
+            "- Dona Amélia: landlady upstairs; phone 213 554 871.\n",
+            "Dona Amélia came down for the rent.\nIf the boiler breaks, her number is 213 554\n871.\n",
+            "A Dona Amélia ligou do 966 120\n334 por causa do barulho.\n",
+            "- Dona Amélia: landlady upstairs; phone 966 120 334.",
+            "memory/2026-01-05.md#L3-L4",
+        ),
+        (
+            "- Herr Brandt: Hausmeister, Telefon 0171 555 0100.\n",
+            "Herr Brandt kam vorbei. Falls die Heizung ausfällt: 0171 555 0100.\n",
+            "Herr Brandt rief heute von 0171 555 0199 an, wegen der Heizung.\n",
+            "- Herr Brandt: Hausmeister, Telefon 0171 555 0199.",
+            "memory/2026-01-05.md#L3",
+        ),
+    ],
+)
+def test_a_core_phone_number_the_logs_changed_in_free_text_is_proposed(
+    make_workspace: WriteFiles, core: str, before: str, after: str, proposed: str, cited: str
+) -> None:
+    name = core[2 : core.index(":")]
+    mem = _memory(
+        make_workspace,
+        {
+            "memory.md": "# Core\n\n" + core,
+            f"bank/entities/{name.split()[-1]}.md": f"# {name}\n\nKind: person\n",
+            "memory/2025-11-01.md": "# 2025-11-01\n\n" + before,
+            "memory/2026-01-05.md": "# 2026-01-05\n\n" + after,
+        },
+    )
+    updates = [p for p in mem.core_proposals() if p.action == "update"]
+    assert [(p.source, p.new, p.evidence) for p in updates] == [
+        ("memory.md#L3", proposed, (cited,))
+    ]
+    mem.close()
+
+
+@pytest.mark.parametrize(
     "later",
     [
         "- W @Peter: Currently in Marrakech (Jan 5–9) for Andy's birthday.\n",
