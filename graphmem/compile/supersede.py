@@ -100,6 +100,8 @@ from graphmem.parse.names import fold, slugify
 KINDS = frozenset({"world", "observation"})
 #: Typed values that name one thing wherever they are written (see _undated).
 _IDENTIFIERS = frozenset({PHONE, IP})
+#: The cue label of an undated line a change left behind (see _left).
+CHANGED = "changed"
 #: A sentence of free text: it may end a fact's value, never holds one (see the docstring).
 LOG = "log"
 FALLBACK_JACCARD = 0.4
@@ -168,7 +170,7 @@ class _Rule:
 _STOPS = (
     r"for|as|since|from|until|till|with|near|because|and|but|while|after|before|instead|now|"
     r"on|at|in|to|by|via|when|where|which|who|so|then|this|that|last|next|every|today|"
-    r"tonight|yesterday|was|were|is|are|pour|depuis|desde|avec|com|et|e"
+    r"tonight|yesterday|was|were|is|are|pour|para|depuis|desde|avec|com|et|e"
 )
 _END = rf"(?=\s+(?:{_STOPS})\b|\s*[,;:()\[\]—–→\n]|\.(?:\s|$)|[!?]|\s*$)"
 _OBJ = r"(?P<obj>[^\s,;:()\[\]][^,;:()\[\]]*?)" + _END
@@ -224,9 +226,14 @@ _RULES = (
     _rule(ANY, r"\b(?:switched|migrated|converted)\s+" + _WORDS + r"{0,3}?from\s+" + _OLD + r"\s+(?:over\s+)?to\s+" + _OBJ, "from", default=USES),
     _rule(ANY, r"\b(?:moved|relocated)\s+from\s+" + _OLD + r"\s+to\s+" + _OBJ, "from", default=LOCATION),
     _rule(ANY, r"\b(?:moved|changed|went)\s+" + _WORDS + r"{0,3}?from\s+" + _OLD + r"\s+to\s+" + _OBJ, "from"),
+    # "Mudámos de Lisboa para o Porto" is a move of home; "mudei os backups do rook de B2
+    # para a Wasabi" a change of the thing named between verb and "de", whose subject is
+    # the fact's (a first-person verb names none)
+    _rule(ANY, r"\b(?:mud|pass|troc|migr)(?:ei|[áa]mos|ou|aram)\s+de\s+" + _OLD + r"\s+para\s+(?:o\s+|a\s+)?" + _OBJ, "mudei mudámos mudamos mudou mudaram passei passámos passamos passou passaram troquei trocámos trocamos trocou trocaram migrei migrámos migramos migrou migraram", default=LOCATION),
+    _rule(ANY, r"\b(?:mud|pass|troc|migr)(?:ei|[áa]mos|ou|aram)\s+(?:(?!de\b|para\b)[\w.'-]+\s+){1,4}?de\s+" + _OLD + r"\s+para\s+(?:o\s+|a\s+)?" + _OBJ, "mudei mudámos mudamos mudou mudaram passei passámos passamos passou passaram troquei trocámos trocamos trocou trocaram migrei migrámos migramos migrou migraram", subject="primary"),
     _rule(ANY, r"\breplaced\s+" + _OLD + r"\s+with\s+" + _OBJ, "replaced", default=USES),
     _rule(ANY, r"(?P<obj>\b(?:(?-i:[A-Z])[\w.+-]*\s+)?[\w.:/+-]+)\s+instead\s+of\s+(?P<old>[\w.:/+-]+)", "instead"),
-    _rule(ANY, r"\bmoved\s+(?:everything|all|\w+)\s+off\s+(?:of\s+)?" + _OLD, "off"),
+    _rule(ANY, r"\bmoved\s+" + _WORDS + r"{1,3}?off\s+(?:of\s+)?" + _OLD, "off"),
     _rule(ANY, r"\b(?:no\s+longer|stopped)\s+(?:uses|using|runs\s+on|running\s+on)\s+" + _OLD, "longer stopped"),
     _rule(NAME, r"(?P<old>\b\w[\w.-]*)`?\s+(?:was\s+|has\s+been\s+|got\s+|is\s+)?renamed\s+(?:to|as)\s+" + _TOKEN, "renamed", subject="name", active=True),
     _rule(NAME, r"\brenamed\s+(?:it|him|her|them|(?:the|this|that|our|his|their|my)\s+[\w-]+|`?(?P<old>\w[\w.-]*)`?)\s+(?:to|as)\s+" + _TOKEN, "renamed", subject="name", active=True),
@@ -427,6 +434,7 @@ def find_supersessions(
         lambda: deque(maxlen=FALLBACK_WINDOW)
     )
     out: list[Supersession] = []
+    departures: list[tuple[date, int, _Claim]] = []  # explicit "from A to B" changes, for _left
     for seq, (start, i) in enumerate(order):
         fact = facts[i]
         log = fact.kind == LOG
@@ -442,6 +450,7 @@ def find_supersessions(
             continue
         # the fallback is for predicates no rule knows; a known one already had its say
         understood = any(c.cls != NAME or c.active for c in claims)
+        homes = {(c.old, c.obj) for c in claims if LOCATION in (c.cls, c.default)}
         for claim in claims:
             hit = book.target(claim)
             if hit is not None and log and _restates(claim, hit, facts[hit.fact], fact):
@@ -450,6 +459,13 @@ def find_supersessions(
                 out.append(Supersession(fact.id, facts[hit.fact].id, start, _cue(claim, hit)))
                 book.kill(hit.fact)
             pending.extend(_registered(claim, hit))
+            if (
+                claim.old
+                and claim.cls == ANY
+                and (claim.old, claim.obj) not in homes
+                and not _JOURNEY.search(claim.clause)
+            ):
+                departures.append((start, i, claim))
         if log:
             continue  # free text ends values; it holds none and takes no fallback
         for claim in pending:
@@ -476,7 +492,8 @@ def find_supersessions(
                 first_said[(slot.type, slot.value)] = min(known or fact.day, fact.day)
                 if bearing is not None:
                     bearing.add(fact.id)
-    return _by_slot(facts, order, alias, out, plan, bearing, first_said)
+    found = _by_slot(facts, order, alias, out, plan, bearing, first_said)
+    return found + _left(facts, departures, alias, {s.older for s in found})
 
 
 def _by_slot(
@@ -596,6 +613,55 @@ def _undated(
                     cue = f"{name}: {slot.value} -> {value} (undated line)"
                     out.append(Supersession(facts[j].id, fact.id, day, cue))
                     dead.add(fact.id)
+    return out
+
+
+# "went from Lisbon to Porto" tells a journey more often than a change of anything
+_JOURNEY = re.compile(r"\b(?:went|go|goes|going|fui|fomos|foi)\b", re.IGNORECASE)
+_SLUG_WORD = re.compile(r"[\w.'’+-]+")
+
+
+def _left(
+    facts: Sequence[FactIn],
+    departures: Sequence[tuple[date, int, _Claim]],
+    alias: Mapping[str, str],
+    dead: set[str],
+) -> list[Supersession]:
+    """An undated line (memory.md, a bank page) about an entity that writes the value a dated
+    change of that entity names as the one it left ("moved offsite backups from Backblaze B2
+    to a Hetzner Storage Box"), and not the new one, is as old as the old value: the change
+    ends it. Only a change of a thing counts: a person's home or job stays in their story
+    ("born in Lisbon" outlives "moved from Lisbon"), and so does an aside ("(was B2)")."""
+    if not departures:
+        return []
+    out: list[Supersession] = []
+    for fact in facts:
+        if fact.kind not in KINDS or (fact.valid_from or fact.day) is not None or fact.id in dead:
+            continue
+        subjects = {alias.get(e, e) for e in fact.entities}
+        spans = _slug_spans(_PARENS.sub(" ", fact.text)) if subjects else {}
+        for start, i, claim in reversed(departures):  # the newest change speaks first
+            old = spans.get(claim.old or "") or (claim.old if claim.old in subjects else None)
+            if claim.subject not in subjects or old is None:
+                continue
+            if claim.obj is not None and (claim.obj in spans or claim.obj in subjects):
+                continue  # the line already writes the new value
+            change = f"{old} -> {claim.shown}" if claim.shown else f"no longer {old}"
+            cue = f"{CHANGED}: {change} (undated line)"
+            out.append(Supersession(facts[i].id, fact.id, start, cue))
+            dead.add(fact.id)
+            break
+    return out
+
+
+def _slug_spans(text: str, longest: int = 5) -> dict[str, str]:
+    """Every run of up to `longest` words of `text`, by its slug, as written."""
+    words = [(m.start(), m.end()) for m in _SLUG_WORD.finditer(text)]
+    out: dict[str, str] = {}
+    for a in range(len(words)):
+        for b in range(a, min(a + longest, len(words))):
+            shown = text[words[a][0] : words[b][1]].rstrip(".")
+            out.setdefault(_slug(shown), shown)
     return out
 
 

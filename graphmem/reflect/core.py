@@ -30,7 +30,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from graphmem.compile.supersede import KINDS, LOG, FactIn, find_supersessions
+from graphmem.compile.supersede import CHANGED, KINDS, LOG, FactIn, find_supersessions
 from graphmem.config import Settings
 from graphmem.errors import GraphmemError
 from graphmem.extract.aspect import aspect
@@ -119,15 +119,24 @@ def core_files(workspace: Path) -> list[str]:
     return out
 
 
-def _is_state(text: str, day: date | None) -> bool:
-    """Whether `text` states how things are: not a plan, a trip or a conditional."""
+def _is_state(text: str, day: date | None, change: bool = False) -> bool:
+    """Whether `text` states how things are: not a plan, a trip or a conditional. A `change`
+    ("moved the backups off B2 today") is an event that states the new state."""
     clean = without_link(text)
-    return mood(clean) is None and aspect(clean, day) == "state"
+    return mood(clean) is None and aspect(clean, day) in (
+        ("state", "event") if change else ("state",)
+    )
+
+
+def _left(cue: str) -> bool:
+    """Whether `cue` is a change that names the value it left, found on an undated line
+    (graphmem.compile.supersede._left): "changed: B2 -> Hetzner (undated line)"."""
+    return cue.startswith(f"{CHANGED}: ") and cue.endswith("(undated line)")
 
 
 def _change(cue: str) -> tuple[str, str] | None:
     """(old, new) of a cue naming a change ("lives-in: Lyon -> Porto"), else None."""
-    _, sep, change = cue.rpartition(": ")
+    _, sep, change = cue.removesuffix(" (undated line)").rpartition(": ")
     old, arrow, new = (change if sep else cue).partition(" -> ")
     return (old.strip(), new.strip()) if arrow and old.strip() and new.strip() else None
 
@@ -197,7 +206,7 @@ def _updated(line: str, cue: str, newer_text: str) -> str:
     writes the old value as the cue does, else its marker followed by the newer text."""
     change = _change(cue)
     newer = " ".join(without_link(newer_text).split())
-    old_digits, new_digits = (change[0], change[1].partition(" (")[0]) if change else ("", "")
+    old_digits, new_digits = change or ("", "")
     if old_digits.isdigit() and new_digits.isdigit():
         was, now = _number_at(line, old_digits), _number_at(newer, new_digits)
         if was is not None and now is not None:  # "phone 912 448 305" -> "phone 936 117 420"
@@ -237,7 +246,7 @@ def stale_lines(data: _Data, workspace: Path) -> list[CoreProposal]:
     found: dict[tuple[str, int], tuple[date, dict[str, Any], str]] = {}
 
     def offer(fact: dict[str, Any], edge: dict[str, Any], why: str) -> None:
-        if not _is_state(edge["newer_text"], edge["day"]):
+        if not _is_state(edge["newer_text"], edge["day"], _left(edge["cue"])):
             return
         key = (fact["path"], fact["line_start"])
         if key not in found or found[key][0] < edge["day"]:

@@ -471,3 +471,49 @@ def test_an_undated_number_nobody_dated_stays() -> None:
         fact("core", "Frau Keller: Vermieterin; Telefon 0171 555 0100.", None, "keller"),
     ]
     assert edges(facts) == []
+
+
+# --- an undated line that writes the value a dated change left ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("core", "change"),
+    [
+        (
+            "Backups: restic from atlas to Wasabi (bucket atlas-off), nightly.",
+            "I moved atlas's offsite backups from Wasabi to a Hetzner Storage Box.",
+        ),
+        (
+            "Cópias: restic do atlas para a Wasabi, todas as noites.",
+            "Mudei as cópias do atlas de Wasabi para a Hetzner Storage Box.",
+        ),
+    ],
+)
+def test_an_undated_line_naming_the_value_a_change_left_is_superseded(
+    core: str, change: str
+) -> None:
+    facts = [fact("core", core, None, "atlas"), log("move", change, 9, "atlas")]
+    assert edges(facts) == [
+        ("move", "core", "changed: Wasabi -> Hetzner Storage Box (undated line)")
+    ]
+
+
+def test_an_undated_line_holding_the_new_value_or_another_subject_stays() -> None:
+    change = log("move", "We moved atlas off Wasabi today.", 9, "atlas")
+    assert edges([fact("core", "Backups of atlas: Wasabi, nightly.", None, "atlas"), change]) == [
+        ("move", "core", "changed: no longer Wasabi (undated line)")
+    ]
+    current = fact("core", "Backups of atlas: Hetzner (was Wasabi).", None, "atlas")
+    moved = log("m", "I moved the backups of atlas from Wasabi to Hetzner.", 9, "atlas")
+    assert edges([current, moved]) == []  # it already writes the new value
+    other = fact("core", "Backups of rook: Wasabi, nightly.", None, "rook")
+    assert edges([other, moved]) == []  # another subject's line
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["Ana moved from Lisbon to Porto.", "A Ana mudou de Lisboa para o Porto."],
+)
+def test_a_move_of_home_leaves_an_undated_birthplace_alone(change: str) -> None:
+    core = fact("core", "Ana: born in Lisbon, loves the sea.", None, "ana")
+    assert edges([core, log("m", change, 9, "ana")]) == []

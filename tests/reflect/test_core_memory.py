@@ -99,6 +99,53 @@ def test_a_core_phone_number_the_logs_changed_in_free_text_is_proposed(
 
 
 @pytest.mark.parametrize(
+    ("core", "after", "proposed"),
+    [
+        (
+            "- Offsite backups: restic from atlas to Wasabi (bucket atl-off), nightly.\n",
+            "I moved atlas's offsite backups from Wasabi to a Hetzner Storage Box today.\n",
+            "- Offsite backups: restic from atlas to Hetzner Storage Box (bucket atl-off), nightly.",
+        ),
+        (
+            "- Cópias: restic do atlas para a Wasabi, todas as noites.\n",
+            "Hoje mudei as cópias do atlas de Wasabi para a Hetzner Storage Box.\n",
+            "- Cópias: restic do atlas para a Hetzner Storage Box, todas as noites.",
+        ),
+    ],
+)
+def test_a_core_line_naming_what_a_change_left_is_proposed(
+    make_workspace: WriteFiles, core: str, after: str, proposed: str
+) -> None:
+    mem = _memory(
+        make_workspace,
+        {
+            "memory.md": "# Core\n\n" + core,
+            "bank/entities/atlas.md": "# atlas\n\nKind: thing\n",
+            "memory/2026-01-05.md": "# 2026-01-05\n\n" + after,
+        },
+    )
+    updates = [p for p in mem.core_proposals() if p.action == "update"]
+    assert [(p.source, p.new, p.evidence) for p in updates] == [
+        ("memory.md#L3", proposed, ("memory/2026-01-05.md#L3",))
+    ]
+    mem.close()
+
+
+def test_a_journey_from_the_core_value_proposes_nothing(make_workspace: WriteFiles) -> None:
+    mem = _memory(
+        make_workspace,
+        {
+            "memory.md": "# Core\n\n- Ana: lives in Lisbon, born in Lisbon.\n",
+            "bank/entities/Ana.md": "# Ana\n\nKind: person\n",
+            "memory/2026-01-05.md": "# 2026-01-05\n\nAna went from Lisbon to Porto by train.\n",
+            "memory/2026-01-06.md": "# 2026-01-06\n\nAna mudou de Lisboa para o Porto.\n",
+        },
+    )
+    assert [p for p in mem.core_proposals() if p.action == "update"] == []
+    mem.close()
+
+
+@pytest.mark.parametrize(
     "later",
     [
         "- W @Peter: Currently in Marrakech (Jan 5–9) for Andy's birthday.\n",
