@@ -662,7 +662,15 @@ def find_fact_supersessions(
     for ent in entities.values():
         for name in (ent.name, *ent.aliases):
             surfaces.setdefault(name.casefold(), ent.slug)
-    found = find_supersessions(inputs, surfaces, bearing=bearing, said=said)
+    # a first-person bullet ("- B @rook: I moved the backups from B2 to Hetzner") ends no
+    # value, but dates the undated lines still writing the one it left
+    told = [
+        FactIn(ref.block.id, ref.block.text, ref.day, ref.valid_from,
+               tuple(_ordered_slugs(ref.block, ref.slugs, aliases)), ref.block.kind)
+        for ref in facts
+        if ref.block.kind == "experience" and ref.day is not None and mood(ref.block.text) is None
+    ]  # fmt: skip
+    found = find_supersessions(inputs, surfaces, bearing=bearing, said=said, told=told)
     # what a bullet says outright ("(replaces memory/D.md#L12)") beats what a rule guessed
     return merge_supersessions(found, find_explicit(facts))
 

@@ -229,8 +229,8 @@ _RULES = (
     # "Mudámos de Lisboa para o Porto" is a move of home; "mudei os backups do rook de B2
     # para a Wasabi" a change of the thing named between verb and "de", whose subject is
     # the fact's (a first-person verb names none)
-    _rule(ANY, r"\b(?:mud|pass|troc|migr)(?:ei|[áa]mos|ou|aram)\s+de\s+" + _OLD + r"\s+para\s+(?:o\s+|a\s+)?" + _OBJ, "mudei mudámos mudamos mudou mudaram passei passámos passamos passou passaram troquei trocámos trocamos trocou trocaram migrei migrámos migramos migrou migraram", default=LOCATION),
-    _rule(ANY, r"\b(?:mud|pass|troc|migr)(?:ei|[áa]mos|ou|aram)\s+(?:(?!de\b|para\b)[\w.'-]+\s+){1,4}?de\s+" + _OLD + r"\s+para\s+(?:o\s+|a\s+)?" + _OBJ, "mudei mudámos mudamos mudou mudaram passei passámos passamos passou passaram troquei trocámos trocamos trocou trocaram migrei migrámos migramos migrou migraram", subject="primary"),
+    _rule(ANY, r"\b(?:mud|pass|troc|troqu|migr)(?:ei|[áa]mos|ou|aram)\s+de\s+" + _OLD + r"\s+para\s+(?:o\s+|a\s+)?" + _OBJ, "mudei mudámos mudamos mudou mudaram passei passámos passamos passou passaram troquei trocámos trocamos trocou trocaram migrei migrámos migramos migrou migraram", default=LOCATION),
+    _rule(ANY, r"\b(?:mud|pass|troc|troqu|migr)(?:ei|[áa]mos|ou|aram)\s+(?:(?!de\b|para\b)[\w.'-]+\s+){1,4}?de\s+" + _OLD + r"\s+para\s+(?:o\s+|a\s+)?" + _OBJ, "mudei mudámos mudamos mudou mudaram passei passámos passamos passou passaram troquei trocámos trocamos trocou trocaram migrei migrámos migramos migrou migraram", subject="primary"),
     _rule(ANY, r"\breplaced\s+" + _OLD + r"\s+with\s+" + _OBJ, "replaced", default=USES),
     _rule(ANY, r"(?P<obj>\b(?:(?-i:[A-Z])[\w.+-]*\s+)?[\w.:/+-]+)\s+instead\s+of\s+(?P<old>[\w.:/+-]+)", "instead"),
     _rule(ANY, r"\bmoved\s+" + _WORDS + r"{1,3}?off\s+(?:of\s+)?" + _OLD, "off"),
@@ -397,6 +397,7 @@ def find_supersessions(
     *,
     bearing: set[str] | None = None,
     said: Sequence[FactIn] = (),
+    told: Sequence[FactIn] = (),
 ) -> list[Supersession]:
     """Every SUPERSEDES edge among `facts`, in the order the newer facts happened.
 
@@ -413,6 +414,10 @@ def find_supersessions(
     `said` are dated sentences that take no part (a conditional, a plan) but still show
     that an identifier they write existed by their day (see _undated); those that write one
     go into `bearing` too.
+
+    `told` are first-person experience bullets ("- B @rook: I moved the backups from B2 to
+    Hetzner"): they end no value, but a change they tell dates an undated line that still
+    writes the value it left (see _left).
     """
     alias = {_fold(k): v for k, v in (aliases or {}).items()}
     order = sorted(
@@ -434,7 +439,7 @@ def find_supersessions(
         lambda: deque(maxlen=FALLBACK_WINDOW)
     )
     out: list[Supersession] = []
-    departures: list[tuple[date, int, _Claim]] = []  # explicit "from A to B" changes, for _left
+    departures: list[tuple[date, str, _Claim]] = []  # explicit "from A to B" changes, for _left
     for seq, (start, i) in enumerate(order):
         fact = facts[i]
         log = fact.kind == LOG
@@ -450,7 +455,7 @@ def find_supersessions(
             continue
         # the fallback is for predicates no rule knows; a known one already had its say
         understood = any(c.cls != NAME or c.active for c in claims)
-        homes = {(c.old, c.obj) for c in claims if LOCATION in (c.cls, c.default)}
+        departures.extend((start, fact.id, c) for c in _departures(claims))
         for claim in claims:
             hit = book.target(claim)
             if hit is not None and log and _restates(claim, hit, facts[hit.fact], fact):
@@ -459,13 +464,6 @@ def find_supersessions(
                 out.append(Supersession(fact.id, facts[hit.fact].id, start, _cue(claim, hit)))
                 book.kill(hit.fact)
             pending.extend(_registered(claim, hit))
-            if (
-                claim.old
-                and claim.cls == ANY
-                and (claim.old, claim.obj) not in homes
-                and not _JOURNEY.search(claim.clause)
-            ):
-                departures.append((start, i, claim))
         if log:
             continue  # free text ends values; it holds none and takes no fallback
         for claim in pending:
@@ -493,6 +491,15 @@ def find_supersessions(
                 if bearing is not None:
                     bearing.add(fact.id)
     found = _by_slot(facts, order, alias, out, plan, bearing, first_said)
+    for fact in told:  # first-person changes end no value, but date what they left
+        day = fact.valid_from or fact.day
+        if day is None:
+            continue
+        ctx = _Context(alias, tuple(alias.get(e, e) for e in fact.entities), False)
+        claims = _claims(fact.text, frozenset(_TRIGGER_WORD.findall(fact.text.lower())), ctx, day)
+        if claims and not planned(fact.text, fact.day):
+            departures.extend((day, fact.id, c) for c in _departures(claims))
+    departures.sort(key=lambda d: d[0])  # stable: same day, input order
     return found + _left(facts, departures, alias, {s.older for s in found})
 
 
@@ -621,9 +628,20 @@ _JOURNEY = re.compile(r"\b(?:went|go|goes|going|fui|fomos|foi)\b", re.IGNORECASE
 _SLUG_WORD = re.compile(r"[\w.'’+-]+")
 
 
+def _departures(claims: Sequence[_Claim]) -> list[_Claim]:
+    """The claims of one fact that name the value a thing left: a replacement (ANY) with
+    its old value, not a move of home ("moved from Lisbon to Porto") nor a journey."""
+    homes = {(c.old, c.obj) for c in claims if LOCATION in (c.cls, c.default)}
+    return [
+        c
+        for c in claims
+        if c.old and c.cls == ANY and (c.old, c.obj) not in homes and not _JOURNEY.search(c.clause)
+    ]
+
+
 def _left(
     facts: Sequence[FactIn],
-    departures: Sequence[tuple[date, int, _Claim]],
+    departures: Sequence[tuple[date, str, _Claim]],
     alias: Mapping[str, str],
     dead: set[str],
 ) -> list[Supersession]:
@@ -640,7 +658,7 @@ def _left(
             continue
         subjects = {alias.get(e, e) for e in fact.entities}
         spans = _slug_spans(_PARENS.sub(" ", fact.text)) if subjects else {}
-        for start, i, claim in reversed(departures):  # the newest change speaks first
+        for start, newer, claim in reversed(departures):  # the newest change speaks first
             old = spans.get(claim.old or "") or (claim.old if claim.old in subjects else None)
             if claim.subject not in subjects or old is None:
                 continue
@@ -648,7 +666,7 @@ def _left(
                 continue  # the line already writes the new value
             change = f"{old} -> {claim.shown}" if claim.shown else f"no longer {old}"
             cue = f"{CHANGED}: {change} (undated line)"
-            out.append(Supersession(facts[i].id, fact.id, start, cue))
+            out.append(Supersession(newer, fact.id, start, cue))
             dead.add(fact.id)
             break
     return out

@@ -517,3 +517,22 @@ def test_an_undated_line_holding_the_new_value_or_another_subject_stays() -> Non
 def test_a_move_of_home_leaves_an_undated_birthplace_alone(change: str) -> None:
     core = fact("core", "Ana: born in Lisbon, loves the sea.", None, "ana")
     assert edges([core, log("m", change, 9, "ana")]) == []
+
+
+@pytest.mark.parametrize(
+    "told",
+    [
+        "I switched atlas's mail from Fastmail to Migadu.",
+        "Troquei o correio do atlas de Fastmail para Migadu.",
+    ],
+)
+def test_a_change_told_in_the_first_person_dates_the_undated_line_it_left(told: str) -> None:
+    core = fact("core", "Mail of atlas: Fastmail, family plan.", None, "atlas")
+    bullet = fact("b", told, 9, "atlas", kind="experience")
+    found = find_supersessions([core], told=[bullet])
+    assert [(s.newer, s.older, s.cue) for s in found] == [
+        ("b", "core", "changed: Fastmail -> Migadu (undated line)")
+    ]
+    # it ends no dated value: an experience is not a world fact
+    dated = fact("d", "Mail of atlas: Fastmail.", 2, "atlas")
+    assert [s.older for s in find_supersessions([dated], told=[bullet])] == []
