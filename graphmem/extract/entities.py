@@ -541,9 +541,14 @@ _ROLES = frozenset(
     avo amigo amiga namorada namorado chefe colega professora professor enfermeira
     enfermeiro vizinho vizinha senhorio senhoria advogado advogada esposa esposo hija hijo
     madre padre hermana hermano amiga amigo femme mari fille fils mere pere soeur frere ami
-    amie frau mann tochter sohn mutter vater schwester bruder freund freundin""".split()
+    amie frau mann tochter sohn mutter vater schwester bruder freund freundin kid boy girl
+    baby miudo miuda rapaz rapariga menino menina bebe chico chica nino nina junge madchen
+    enfant garcon""".split()
 )
-_DETERMINERS = frozenset("his her their my our a an the o a os as do da dos das de sua seu".split())
+_DETERMINERS = frozenset(
+    """his her their my our a an the o os as do da dos das de sua seu sein seine ihr ihre mein
+    meine unser unsere der die son sa mon ma su""".split()
+)
 
 
 #: Particles between a street word and the name ("Rua dos Lagares", "Calle de Alcalá").
@@ -553,8 +558,10 @@ _QUANTITY_BEFORE = re.compile(
     r"\d[\d.,]*[ \t]?(?:%|kg|g|l|ml|lb|lbs|oz|t|sacos?|sacks?|bags?)[ \t]+(?:(?:of|de|do|da|del|von)[ \t]+)?$",
     re.IGNORECASE,
 )
-#: A quantity right after a name: " 60 kg", " 96 L".
-_QUANTITY_AFTER = re.compile(r"[ \t]+\d[\d.,]*[ \t]?(?:%|kg|g|l|ml|lb|lbs|oz|t)\b", re.IGNORECASE)
+#: A quantity right after a name: " 60 kg", " 96 L", or what it is made of: ": 60% …".
+_QUANTITY_AFTER = re.compile(
+    r"[ \t]+\d[\d.,]*[ \t]?(?:%|kg|g|l|ml|lb|lbs|oz|t)\b|:[ \t]*\d[\d.,]*[ \t]?%", re.IGNORECASE
+)
 
 
 #: A preposition of place right before a name ("lives in Porto", "mora no Porto", "vit à

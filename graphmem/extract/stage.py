@@ -21,6 +21,7 @@ from typing import Any
 from graphmem.extract.dating import DATED_CHARS, Dating, date_block
 from graphmem.extract.declared import BlockExtras, EntityInfo, declare, page_aliases
 from graphmem.extract.entities import (
+    CUE,
     Gazetteer,
     KnownEntity,
     Mention,
@@ -318,6 +319,9 @@ def entity_table(inputs: Sequence[FileEntities]) -> dict[str, EntityInfo]:
     spellings: dict[str, Counter[str]] = defaultdict(Counter)
     for fe in inputs:
         for slug, surface, label in fe.ner:
+            first, _, rest = surface.partition(" ")
+            if rest and (label or "").startswith("PERSON") and (known := gazetteer.resolve(first)):
+                labels[known]["PERSON" + CUE] += 1  # "Gonçalo Pires": Gonçalo is a person
             if (known := gazetteer.resolve(surface)) is None:
                 candidates.append((Mention(slug, surface, 0, 0, "ner", label), fe.path))
             else:
@@ -418,7 +422,8 @@ def join_first_names(
         out[keep.slug] = replace(
             keep,
             name=name,
-            kind=keep.kind or gone.kind,
+            # no page chose a kind: the full name's (NER saw "Corvid Analytics" whole)
+            kind=keep.kind if keep.page is not None else long.kind or short.kind,
             aliases=tuple(dict.fromkeys(n for n in names if n != name)),
         )
         del out[gone.slug]
@@ -459,20 +464,30 @@ def join_forms(
         if tail is not None and len(by_fold.get(fold(tail), ())) == 1:
             pairs.append((by_fold[fold(tail)][0], ent.slug, False))
     people = [e for e in entities.values() if e.kind in ("person", None)]
-    for one in people:
+    for one in entities.values():
         word = one.name
         if one.page is not None or " " in word or len(word) < 3 or not word.isalpha():
+            continue
+        if one.kind not in ("person", None) and one.declared:
             continue
         low = fold(word)
         longer = [
             e
             for e in people
             if e.slug != one.slug
+            and one.kind in ("person", None)
             and (
                 (" " not in e.name and fold(e.name).startswith(low))
                 or (" " in e.name and fold(e.name.split()[-1]) == low and e.kind == "person")
             )
         ]
+        if not longer and not one.declared:
+            # "Guji" and the one product "Etiópia Guji" ends with
+            longer = [
+                e
+                for e in entities.values()
+                if e.kind == "thing" and " " in e.name and fold(e.name.split()[-1]) == low
+            ]
         starts = [e for e in entities.values() if fold(e.name).split()[:1] == [low]]
         if len(longer) == 1 and len(starts) == 1:
             pairs.append((one.slug, longer[0].slug, True))
