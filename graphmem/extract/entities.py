@@ -567,7 +567,7 @@ _QUANTITY_AFTER = re.compile(
 #: A preposition of place right before a name ("lives in Porto", "mora no Porto", "vit à
 #: Lyon", "wohnt in Köln", "vive en Sevilla"); "to", "from" and "de" also come before people.
 _LOCATIVE = re.compile(
-    r"(?:^|[^\w])(?:in|em|no|na|nos|nas|en|à|au|nach|im|on|through|aus)\s+$",
+    r"(?:^|[^\w])(?:in|em|no|na|nos|nas|en|à|au|nach|im|through|aus)\s+$",
     re.IGNORECASE,
 )
 

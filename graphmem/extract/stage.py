@@ -317,8 +317,12 @@ def entity_table(inputs: Sequence[FileEntities]) -> dict[str, EntityInfo]:
     #: What NER and the words around them say of the declared names: label and spelling votes.
     labels: dict[str, Counter[str]] = defaultdict(Counter)
     spellings: dict[str, Counter[str]] = defaultdict(Counter)
+    #: Names seen as a street's tail ("Almirante Reis" in "Avenida Almirante Reis"): no person.
+    street_tails: set[str] = set()
     for fe in inputs:
         for slug, surface, label in fe.ner:
+            if kind_of_name(surface) == "place" and (tail := name_head(surface)):
+                street_tails.add(slugify(tail))
             first, _, rest = surface.partition(" ")
             if rest and (label or "").startswith("PERSON") and (known := gazetteer.resolve(first)):
                 labels[known]["PERSON" + CUE] += 1  # "Gonçalo Pires": Gonçalo is a person
@@ -330,7 +334,8 @@ def entity_table(inputs: Sequence[FileEntities]) -> dict[str, EntityInfo]:
     aliases = page_aliases(page for _, page in pages)
     for slug, promoted in promote_ner(candidates).items():
         if slug not in entities and slug not in aliases:
-            entities[slug] = EntityInfo(slug, promoted.name, kind=promoted.kind, declared=False)
+            kind = "place" if promoted.kind == "person" and slug in street_tails else promoted.kind
+            entities[slug] = EntityInfo(slug, promoted.name, kind=kind, declared=False)
     for slug, ent in entities.items():
         if ent.page is None and ent.kind is None:
             entities[slug] = replace(ent, **_evidence(ent, labels[slug], spellings[slug]))
@@ -341,12 +346,13 @@ def entity_table(inputs: Sequence[FileEntities]) -> dict[str, EntityInfo]:
 def _evidence(ent: EntityInfo, labels: Counter[str], spellings: Counter[str]) -> dict[str, Any]:
     """Kind and name of an entity only ``@mentions`` declared: the kind its name's words
     give ("@Atom75": a model number), else what NER and the words around its mentions say;
-    the name as the text spells it most often when that differs only by accents
-    ("@Goncalo" written "Gonçalo")."""
+    the name as the text spells it most often when that differs only by accents, case or
+    spaces ("@Goncalo" written "Gonçalo", "@Atom75" written "Atom 75")."""
     kind = kind_of_name(ent.name) or label_kind(labels)
-    same = Counter({s: n for s, n in spellings.items() if fold(s) == fold(ent.name)})
+    key = slugify(ent.name).replace("-", "")
+    same = Counter({s: n for s, n in spellings.items() if slugify(s).replace("-", "") == key})
     name = ent.name
-    if same and (best := same.most_common(1)[0][0]) != name and not best.isascii():
+    if same and (best := same.most_common(1)[0][0]) != name:
         name = best
     aliases = ent.aliases if name == ent.name else (*ent.aliases, ent.name)
     return {"kind": kind, "name": name, "aliases": aliases}

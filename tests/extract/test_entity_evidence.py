@@ -143,3 +143,39 @@ def test_an_at_mention_takes_its_kind_and_accented_spelling_from_the_text(
     by_slug = {e.slug: e for e in memory(root).entities()}
     assert by_slug["joao"].name == "João"
     assert by_slug["mazzer9"].kind == "thing"
+
+
+def test_a_name_seen_as_a_streets_tail_is_a_place_not_a_person() -> None:
+    from graphmem.extract.stage import FileEntities, entity_table
+
+    tail = ("almirante-gago", "Almirante Gago", "PERSON")
+    street = ("avenida-almirante-gago", "Avenida Almirante Gago", "FAC")
+    person = ("ines-duarte", "Inês Duarte", "PERSON")
+    out = entity_table(
+        [
+            FileEntities("memory/2026-01-01.md", ner=(tail, street, person)),
+            FileEntities("memory/2026-01-02.md", ner=(tail, person)),
+        ]
+    )
+    assert out["almirante-gago"].kind == "place"
+    assert out["ines-duarte"].kind == "person"
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "surface"),
+    [
+        ("Moramos na Rua das Flores 12, 2º esq.", "Rua das Flores 12", "Rua das Flores"),
+        ("Das Büro ist in der Goethestraße 7.", "Goethestraße 7", "Goethestraße 7"),  # one word
+        ("Lunch at Calle Mayor 3 with Ana.", "Calle Mayor 3", "Calle Mayor"),
+    ],
+)
+def test_a_house_number_is_not_part_of_a_streets_name(text: str, name: str, surface: str) -> None:
+    from types import SimpleNamespace
+
+    from graphmem.extract.entities import _ner_mention
+
+    start = text.index(name)
+    doc = SimpleNamespace(text=text)
+    ent = SimpleNamespace(label_="FAC", text=name, start_char=start, doc=doc)
+    found = _ner_mention(ent)
+    assert found is not None and found.surface == surface
