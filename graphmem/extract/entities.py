@@ -501,6 +501,12 @@ def context_label(text: str, start: int, end: int, label: str) -> str:
         return "FAC" + CUE
     if _QUANTITY_BEFORE.search(before) or _QUANTITY_AFTER.match(text, end, end + 24):
         return THING + CUE
+    if nxt[:1] and lead == after.lstrip(" \t") and _TOOL_WORDS.intersection(nxt[:2]):
+        return "PRODUCT" + CUE  # "Postgres 16 database", "the Kafka cluster": software
+    if nxt[:1] and lead == after.lstrip(" \t") and nxt[0] in _PLACE_NEXT:
+        return "GPE" + CUE  # "São Bento station", "the Annecy trip"
+    if _TRIP.search(before):
+        return "GPE" + CUE  # "a day trip to Annecy", "moved to Porto"
     if label != "ORG" and _LOCATIVE.search(text, max(0, start - 12), start):
         return "GPE" + CUE  # "in Rotterdam", "no Porto", "à Lisbonne": a place
     if label != "ORG" and nxt[:1] and lead == after.lstrip(" \t") and nxt[0] in _DEEDS:
@@ -508,6 +514,19 @@ def context_label(text: str, start: int, end: int, label: str) -> str:
     return label
 
 
+#: Words after a name that make it software ("Postgres 16 database", "Kafka cluster").
+_TOOL_WORDS = frozenset(
+    """cluster broker server database db instance node topic api sdk library driver
+    container plugin acls acl tailnet restart upgrade schema datenbank banco""".split()
+)
+#: Words after a name that make it a place ("São Bento station", "the Annecy trip").
+_PLACE_NEXT = frozenset("station trip estacao gare bahnhof estacion airport aeroporto".split())
+#: A journey's "to" before a name ("day trip to Annecy", "moved to Porto", "viagem a Lisboa").
+_TRIP = re.compile(
+    r"(?:trip|flight|train|drive|moved?|moving|travel(?:l?ed)?|viagem|viaje|voyage|"
+    r"regresso|volta|vuelta|retour|reise)[ \t]+(?:to|a|à|para|pra|nach|en)[ \t]+$",
+    re.IGNORECASE,
+)
 #: Verbs of what people say and do, folded, right after a name: the name is a person's
 #: unless NER called it an organisation ("Montepio called").
 _DEEDS = frozenset(
@@ -543,7 +562,7 @@ _ROLES = frozenset(
     madre padre hermana hermano amiga amigo femme mari fille fils mere pere soeur frere ami
     amie frau mann tochter sohn mutter vater schwester bruder freund freundin kid boy girl
     baby miudo miuda rapaz rapariga menino menina bebe chico chica nino nina junge madchen
-    enfant garcon""".split()
+    enfant garcon parents eltern""".split()
 )
 _DETERMINERS = frozenset(
     """his her their my our a an the o os as do da dos das de sua seu sein seine ihr ihre mein

@@ -54,6 +54,12 @@ def test_business_and_school_words_give_an_org(name: str, kind: str | None) -> N
         ("Ontem o Vasco, o miúdo novo, abriu a loja.", "Vasco", "GPE", "PERSON"),
         ("Torre Blend: 60% Sidamo, 40% Brazil.", "Torre Blend", "PERSON", THING),
         ("Lumen called about the invoice.", "Lumen", "ORG", "ORG"),  # an org may call
+        ("Runs Postgres 16 database on the NUC.", "Postgres", "ORG", "PRODUCT"),
+        ("Der Kafka Cluster läuft wieder.", "Kafka", "PERSON", "PRODUCT"),
+        ("Ten minutes from São Bento station.", "São Bento", "ORG", "GPE"),
+        ("Day trip to Annecy on Sunday.", "Annecy", "ORG", "GPE"),
+        ("Regresso a Lisboa na terça.", "Lisboa", "PERSON", "GPE"),
+        ("Lunch with Alma in the park.", "Alma", "PERSON", "PERSON"),  # "with": no journey
     ],
 )
 def test_the_words_around_a_name_give_its_label(text: str, name: str, ner: str, label: str) -> None:
