@@ -32,7 +32,7 @@ from graphmem.parse.names import MAX_NAME_CHARS, fold, slugify
 #: NER labels worth an entity page. Dropped: NORP (nationalities and groups, used as
 #: adjectives: "French", "Buddhist"), LANGUAGE, LAW and the numeric/temporal labels.
 NER_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "PRODUCT", "EVENT", "WORK_OF_ART"})
-_KIND_BY_LABEL = {
+KIND_BY_LABEL = {
     "PERSON": "person",
     "GPE": "place",
     "LOC": "place",
@@ -460,16 +460,135 @@ def _ner_mention(ent: Any) -> Mention | None:
     end = start + len(name)
     if fold(name) in KEY_WORDS and key_label(ent.doc.text, end):
         return None  # "Kind: person", "Status: done": a key, not a name
+    if kind_of_name(name) == "place" and " " in name and name.rsplit(" ", 1)[1].isdigit():
+        name = name.rsplit(" ", 1)[0]  # "Rua dos Lagares 12": a house number names no street
+        end = start + len(name)
     slug = slugify(name)
-    label = ent.label_
-    if label == "PERSON" and _LOCATIVE.search(ent.doc.text, max(0, start - 12), start):
-        label = "GPE"  # "in Rotterdam", "no Porto", "à Lisbonne": a place, whatever NER said
+    label = context_label(ent.doc.text, start, end, ent.label_)
     return Mention(slug, name, start, end, "ner", label) if slug else None
+
+
+#: The label of a name that only its surroundings give, a quantity of it: a thing ("40%
+#: Guji", "60 kg of Mogiana"). `KIND_BY_LABEL` has no kind for it: "thing".
+THING = "THING"
+#: Marks a label the words around a name gave (`context_label`), which outvotes NER's.
+CUE = "!"
+
+
+def context_label(text: str, start: int, end: int, label: str) -> str:
+    """The NER `label` of `text[start:end]`, or the label the words around it give, marked
+    with `CUE`.
+
+    A title or a family or work role next to it makes a person ("Sr. Amaral", "Marta:
+    Rafa's wife", "a filha Lulu"); a street word before it a place ("Avenida Almirante Reis"
+    when NER took only the tail); a preposition of place a place, when NER said person ("in
+    Rotterdam", "no Porto", "through Martim Moniz"); a quantity before or after it a thing
+    ("40% Guji", "Brasil Cerrado 60 kg").
+    """
+    before = text[max(0, start - 24) : start]
+    words = before.replace(".", " ").split()
+    last = fold(words[-1]).strip("'’") if words and before[-1:].isspace() else ""
+    after = text[end : end + 40]
+    if after[:2] in ("'s", "’s"):
+        after = after[2:]
+    lead = after.lstrip(" \t:,(—–-")
+    nxt = [fold(w).strip(",.;:)") for w in lead.split()[:3]]
+    if last in HONORIFICS or last in _ROLES or (lead != after and _role_follows(nxt)):
+        return "PERSON" + CUE
+    if last in _PLACE_HEADS or (
+        last in _PARTICLES and len(words) > 1 and fold(words[-2]) in _PLACE_HEADS
+    ):
+        return "FAC" + CUE
+    if _QUANTITY_BEFORE.search(before) or _QUANTITY_AFTER.match(text, end, end + 24):
+        return THING + CUE
+    if nxt[:1] and lead == after.lstrip(" \t") and _TOOL_WORDS.intersection(nxt[:2]):
+        return "PRODUCT" + CUE  # "Postgres 16 database", "the Kafka cluster": software
+    if nxt[:1] and lead == after.lstrip(" \t") and nxt[0] in _PLACE_NEXT:
+        return "GPE" + CUE  # "São Bento station", "the Annecy trip"
+    if _TRIP.search(before):
+        return "GPE" + CUE  # "a day trip to Annecy", "moved to Porto"
+    if label != "ORG" and _LOCATIVE.search(text, max(0, start - 12), start):
+        return "GPE" + CUE  # "in Rotterdam", "no Porto", "à Lisbonne": a place
+    if label != "ORG" and nxt[:1] and lead == after.lstrip(" \t") and nxt[0] in _DEEDS:
+        return "PERSON" + CUE  # "Marta swapped two shifts": a place does not (an org may)
+    return label
+
+
+#: Words after a name that make it software ("Postgres 16 database", "Kafka cluster").
+_TOOL_WORDS = frozenset(
+    """cluster broker server database db instance node topic api sdk library driver
+    container plugin acls acl tailnet restart upgrade schema datenbank banco""".split()
+)
+#: Words after a name that make it a place ("São Bento station", "the Annecy trip").
+_PLACE_NEXT = frozenset("station trip estacao gare bahnhof estacion airport aeroporto".split())
+#: A journey's "to" before a name ("day trip to Annecy", "moved to Porto", "viagem a Lisboa").
+_TRIP = re.compile(
+    r"(?:trip|flight|train|drive|moved?|moving|travel(?:l?ed)?|viagem|viaje|voyage|"
+    r"regresso|volta|vuelta|retour|reise)[ \t]+(?:to|a|à|para|pra|nach|en)[ \t]+$",
+    re.IGNORECASE,
+)
+#: Verbs of what people say and do, folded, right after a name: the name is a person's
+#: unless NER called it an organisation ("Montepio called").
+_DEEDS = frozenset(
+    """said says told asked called wrote texted thinks thought wants wanted came went left
+    started turned scored scoring swapped sent met arrived laughed cried smiled agreed
+    disse diz ligou perguntou escreveu quer queria acha achou veio foi comecou comeca
+    chegou mandou trocou marcou riu sagte fragte schrieb kam ging dijo llamo escribio
+    dit demande ecrit""".split()
+)
+
+
+def _role_follows(words: list[str]) -> bool:
+    """Do `words` (after "X:", "X,", "X (") describe a person ("Rafa's wife", "nurse", "a
+    mãe do Rafa", "his sister")?"""
+    for i, word in enumerate(words):
+        if word in _ROLES:
+            return True
+        if not (word.endswith(("'s", "’s")) or word in _DETERMINERS):
+            return False
+        if i >= 1:
+            return False
+    return False
+
+
+#: Words for a person's family or work role, folded: a name beside one is a person's.
+_ROLES = frozenset(
+    """wife husband daughter son mother father mum mom dad sister brother aunt uncle cousin
+    grandmother grandfather grandma grandpa niece nephew friend partner girlfriend boyfriend
+    boss colleague teacher nurse doctor neighbour neighbor landlord landlady barista chef
+    cook lawyer accountant mulher marido filha filho mae pai irma irmao tia tio prima primo
+    avo amigo amiga namorada namorado chefe colega professora professor enfermeira
+    enfermeiro vizinho vizinha senhorio senhoria advogado advogada esposa esposo hija hijo
+    madre padre hermana hermano amiga amigo femme mari fille fils mere pere soeur frere ami
+    amie frau mann tochter sohn mutter vater schwester bruder freund freundin kid boy girl
+    baby miudo miuda rapaz rapariga menino menina bebe chico chica nino nina junge madchen
+    enfant garcon parents eltern""".split()
+)
+_DETERMINERS = frozenset(
+    """his her their my our a an the o os as do da dos das de sua seu sein seine ihr ihre mein
+    meine unser unsere der die son sa mon ma su""".split()
+)
+
+
+#: Particles between a street word and the name ("Rua dos Lagares", "Calle de Alcalá").
+_PARTICLES = frozenset("de da do das dos del la le des du d di von der van".split())
+#: A quantity right before a name: "40% ", "60 kg ", "300 kg de ", "2 sacks of ".
+_QUANTITY_BEFORE = re.compile(
+    r"\d[\d.,]*[ \t]?(?:%|kg|g|l|ml|lb|lbs|oz|t|sacos?|sacks?|bags?)[ \t]+(?:(?:of|de|do|da|del|von)[ \t]+)?$",
+    re.IGNORECASE,
+)
+#: A quantity right after a name: " 60 kg", " 96 L", or what it is made of: ": 60% …".
+_QUANTITY_AFTER = re.compile(
+    r"[ \t]+\d[\d.,]*[ \t]?(?:%|kg|g|l|ml|lb|lbs|oz|t)\b|:[ \t]*\d[\d.,]*[ \t]?%", re.IGNORECASE
+)
 
 
 #: A preposition of place right before a name ("lives in Porto", "mora no Porto", "vit à
 #: Lyon", "wohnt in Köln", "vive en Sevilla"); "to", "from" and "de" also come before people.
-_LOCATIVE = re.compile(r"(?:^|[^\w])(?:in|em|no|na|nos|nas|en|à|au|nach|im)\s+$", re.IGNORECASE)
+_LOCATIVE = re.compile(
+    r"(?:^|[^\w])(?:in|em|no|na|nos|nas|en|à|au|nach|im|through|aus)\s+$",
+    re.IGNORECASE,
+)
 
 
 #: Words that head a ``Key: value`` line (page keys, note labels) and name nobody.
@@ -595,9 +714,19 @@ def promote_ner(
             name = surfaces[slug].most_common(1)[0][0]  # ties: first seen wins
             if fold(name) in _PLACE_HEADS | _ORG_HEADS:
                 continue  # "Largo", "Padaria": a common noun at a sentence's start
-            kind = _KIND_BY_LABEL.get(labels[slug].most_common(1)[0][0], "thing")
-            promoted[slug] = KnownEntity(slug, name, kind=kind_of_name(name) or kind)
+            kind = kind_of_name(name) or label_kind(labels[slug])
+            promoted[slug] = KnownEntity(slug, name, kind=kind)
     return promoted
+
+
+def label_kind(labels: Counter[str]) -> str | None:
+    """The kind the labels of a name's mentions vote for: the labels the words around them
+    gave (`CUE`), else NER's; ties go to the label seen first. None: no votes."""
+    cued = Counter({k.removesuffix(CUE): n for k, n in labels.items() if k.endswith(CUE)})
+    votes = cued or Counter({k: n for k, n in labels.items() if k})
+    if not votes:
+        return None
+    return KIND_BY_LABEL.get(votes.most_common(1)[0][0], "thing")
 
 
 #: Words that make a name a place when they head it ("Rua Maria Andrade", "Calle Mayor")
@@ -613,12 +742,35 @@ _ORG_HEADS = frozenset(
     """escola colegio liceu universidade faculdade instituto hospital clinica banco padaria
     pastelaria restaurante school college university institute hospital clinic bank ecole
     lycee universite clinique banque schule gymnasium universitat klinik krankenhaus
-    escuela universidad""".split()
+    escuela universidad eb ebi agrupamento cafe""".split()
 )
 _ORG_PHRASES = ("jardim de infancia", "jardin d'enfants", "kindergarten")
+#: Last words of a business or club's name ("Hoshi Roasters", "Verdeal Lda", "Müller GmbH",
+#: "Arroios United", "Benfica FC"). Folded.
+_ORG_TAILS = frozenset(
+    """roasters roastery lda ltda gmbh ag sa sl srl sarl sas ltd llc inc corp plc bv nv oy ab
+    spa cafe café bar coffee bakery united fc cf sc ac club clube""".split()
+)
 #: A model or product number: "E65S", "Atom 75", "RTX 4090" (letters and digits in a token,
 #: or a number after a name).
 _MODEL = re.compile(r"^(?:\w+ )*(?:[a-z]+\d+[a-z\d]*|\d+[a-z]+[a-z\d]*|[a-z]+ \d{2,})$")
+
+
+def name_head(name: str) -> str | None:
+    """The name a street's or a school's name is built on ("Rua dos Lagares" -> "Lagares",
+    "EB Vale Formoso" -> "Vale Formoso", "Baker Street" -> "Baker"), else None."""
+    words = name.split()
+    if len(words) < 2:
+        return None
+    low = [fold(w) for w in words]
+    if low[-1] in _PLACE_TAILS and low[0] not in _PLACE_HEADS:
+        return " ".join(words[:-1])
+    if low[0] not in _PLACE_HEADS and low[0] not in _ORG_HEADS:
+        return None
+    rest = 1
+    while rest < len(words) - 1 and low[rest] in _PARTICLES:
+        rest += 1
+    return " ".join(words[rest:])
 
 
 _MIXED = re.compile(r"[a-z]+\d+[a-z\d]*|\d+[a-z]+[a-z\d]*")
@@ -633,7 +785,7 @@ def kind_of_name(name: str) -> str | None:
         return "thing" if _MODEL.match(low) and any(ch.isdigit() for ch in low) else None
     if words[0] in _PLACE_HEADS or words[-1] in _PLACE_TAILS:
         return "place"
-    if words[0] in _ORG_HEADS or low.startswith(_ORG_PHRASES):
+    if words[0] in _ORG_HEADS or low.startswith(_ORG_PHRASES) or words[-1] in _ORG_TAILS:
         return "org"
     if any(_MIXED.fullmatch(w) for w in words) or (_MODEL.match(low) and words[-1].isdigit()):
         return "thing"

@@ -21,11 +21,15 @@ from typing import Any
 from graphmem.extract.dating import DATED_CHARS, Dating, date_block
 from graphmem.extract.declared import BlockExtras, EntityInfo, declare, page_aliases
 from graphmem.extract.entities import (
+    CUE,
     Gazetteer,
     KnownEntity,
     Mention,
     NerModel,
     find_mentions,
+    kind_of_name,
+    label_kind,
+    name_head,
     promote_ner,
     speakers,
 )
@@ -309,18 +313,49 @@ def entity_table(inputs: Sequence[FileEntities]) -> dict[str, EntityInfo]:
         return join_first_names(entities)
     gazetteer = Gazetteer.build(_known(entities))
     # NER names nobody declared: promoted after two independent files mention them.
-    candidates = [
-        (Mention(slug, surface, 0, 0, "ner", label), fe.path)
-        for fe in inputs
-        for slug, surface, label in fe.ner
-        if gazetteer.resolve(surface) is None
-    ]
+    candidates = []
+    #: What NER and the words around them say of the declared names: label and spelling votes.
+    labels: dict[str, Counter[str]] = defaultdict(Counter)
+    spellings: dict[str, Counter[str]] = defaultdict(Counter)
+    #: Names seen as a street's tail ("Almirante Reis" in "Avenida Almirante Reis"): no person.
+    street_tails: set[str] = set()
+    for fe in inputs:
+        for slug, surface, label in fe.ner:
+            if kind_of_name(surface) == "place" and (tail := name_head(surface)):
+                street_tails.add(slugify(tail))
+            first, _, rest = surface.partition(" ")
+            if rest and (label or "").startswith("PERSON") and (known := gazetteer.resolve(first)):
+                labels[known]["PERSON" + CUE] += 1  # "Gonçalo Pires": Gonçalo is a person
+            if (known := gazetteer.resolve(surface)) is None:
+                candidates.append((Mention(slug, surface, 0, 0, "ner", label), fe.path))
+            else:
+                labels[known][label or ""] += 1
+                spellings[known][surface] += 1
     aliases = page_aliases(page for _, page in pages)
     for slug, promoted in promote_ner(candidates).items():
         if slug not in entities and slug not in aliases:
-            entities[slug] = EntityInfo(slug, promoted.name, kind=promoted.kind, declared=False)
+            kind = "place" if promoted.kind == "person" and slug in street_tails else promoted.kind
+            entities[slug] = EntityInfo(slug, promoted.name, kind=kind, declared=False)
+    for slug, ent in entities.items():
+        if ent.page is None and ent.kind is None:
+            entities[slug] = replace(ent, **_evidence(ent, labels[slug], spellings[slug]))
     counts: Counter[str] = Counter(mention.surface for mention, _ in candidates)
-    return join_first_names(entities, counts)
+    return join_forms(join_first_names(entities, counts), counts)
+
+
+def _evidence(ent: EntityInfo, labels: Counter[str], spellings: Counter[str]) -> dict[str, Any]:
+    """Kind and name of an entity only ``@mentions`` declared: the kind its name's words
+    give ("@Atom75": a model number), else what NER and the words around its mentions say;
+    the name as the text spells it most often when that differs only by accents, case or
+    spaces ("@Goncalo" written "Gonçalo", "@Atom75" written "Atom 75")."""
+    kind = kind_of_name(ent.name) or label_kind(labels)
+    key = slugify(ent.name).replace("-", "")
+    same = Counter({s: n for s, n in spellings.items() if slugify(s).replace("-", "") == key})
+    name = ent.name
+    if same and (best := same.most_common(1)[0][0]) != name:
+        name = best
+    aliases = ent.aliases if name == ent.name else (*ent.aliases, ent.name)
+    return {"kind": kind, "name": name, "aliases": aliases}
 
 
 def _first_word(name: str) -> str | None:
@@ -393,6 +428,8 @@ def join_first_names(
         out[keep.slug] = replace(
             keep,
             name=name,
+            # no page chose a kind: the full name's (NER saw "Corvid Analytics" whole)
+            kind=keep.kind if keep.page is not None else long.kind or short.kind,
             aliases=tuple(dict.fromkeys(n for n in names if n != name)),
         )
         del out[gone.slug]
@@ -405,6 +442,81 @@ def join_first_names(
         first = page.name.split()[0]
         if fold(first) not in {fold(a) for a in page.aliases}:
             out[page.slug] = replace(page, aliases=(*page.aliases, first))
+    return out
+
+
+def join_forms(
+    entities: dict[str, EntityInfo], counts: Counter[str] | None = None
+) -> dict[str, EntityInfo]:
+    """One entity for the other forms a name takes, none of them a bank page's own:
+
+    - a street's or a school's name and its tail ("Rua dos Lagares" and "Lagares", "EB Vale
+      Formoso" and "Vale Formoso", "Rua Maria Andrade" and "Maria Andrade"), unless a page
+      declares the tail (a person the street is named after);
+    - a nickname and the one person name it begins ("Rafa" and "Rafael"), a surname and the
+      one person's full name it ends ("Amaral" and "Henrique Amaral"), when no other entity
+      shares them.
+
+    The side a person declared (a page, then an ``@mention``) keeps its slug; the fuller
+    name names it, unless a page chose the name.
+    """
+    counts = counts or Counter()
+    by_fold: dict[str, list[str]] = defaultdict(list)
+    for ent in entities.values():
+        by_fold[fold(ent.name)].append(ent.slug)
+    pairs: list[tuple[str, str, bool]] = []  # (short slug, long slug, a nickname)
+    for ent in entities.values():
+        tail = name_head(ent.name)
+        if tail is not None and len(by_fold.get(fold(tail), ())) == 1:
+            pairs.append((by_fold[fold(tail)][0], ent.slug, False))
+    people = [e for e in entities.values() if e.kind in ("person", None)]
+    for one in entities.values():
+        word = one.name
+        if one.page is not None or " " in word or len(word) < 3 or not word.isalpha():
+            continue
+        if one.kind not in ("person", None) and one.declared:
+            continue
+        low = fold(word)
+        longer = [
+            e
+            for e in people
+            if e.slug != one.slug
+            and one.kind in ("person", None)
+            and (
+                (" " not in e.name and fold(e.name).startswith(low))
+                or (" " in e.name and fold(e.name.split()[-1]) == low and e.kind == "person")
+            )
+        ]
+        if not longer and not one.declared:
+            # "Guji" and the one product "Etiópia Guji" ends with
+            longer = [
+                e
+                for e in entities.values()
+                if e.kind == "thing" and " " in e.name and fold(e.name.split()[-1]) == low
+            ]
+        starts = [e for e in entities.values() if fold(e.name).split()[:1] == [low]]
+        if len(longer) == 1 and len(starts) == 1:
+            pairs.append((one.slug, longer[0].slug, True))
+    out = dict(entities)
+    for short_slug, long_slug, nickname in pairs:
+        short, long = out.get(short_slug), out.get(long_slug)
+        if short is None or long is None or short.slug == long.slug:
+            continue
+        if short.page is not None or (short.declared and long.declared and not nickname):
+            continue  # two names a person wrote, as written; but a chat's "Rafa" is @Rafael
+        keep, gone = (short, long) if short.declared and not long.declared else (long, short)
+        name = long.name if keep.page is None else keep.name
+        kind = keep.kind if keep.page is not None else long.kind or short.kind
+        if keep is short and long.kind == "person" and counts[short.name] > counts[long.name]:
+            name = short.name
+        names = (keep.name, gone.name, *keep.aliases, *gone.aliases)
+        out[keep.slug] = replace(
+            keep,
+            name=name,
+            kind=kind,
+            aliases=tuple(dict.fromkeys(n for n in names if fold(n) != fold(name))),
+        )
+        del out[gone.slug]
     return out
 
 

@@ -369,4 +369,4 @@ def test_a_name_after_a_preposition_of_place_is_a_place(text: str, name: str, la
     doc = SimpleNamespace(text=text)
     ent = SimpleNamespace(label_="PERSON", text=name, start_char=start, doc=doc)
     found = _ner_mention(ent)
-    assert found is not None and found.label == label
+    assert found is not None and (found.label or "").removesuffix("!") == label

