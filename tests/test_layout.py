@@ -3,8 +3,8 @@ imports Kùzu, only the command line imports Typer, and a layer imports only the
 it: config (settings, recall presets) → store (the database, schema, queries, caches: what
 every stage stands on) → parse → extract → compile → search → index → recall → reflect →
 edit (retain, merge: Markdown writes) → export (files, FalkorDB) → surfaces (CLI, renderer,
-MCP, daemon). The facade (``graphmem.memory``, with ``graphmem.api``) sits between export
-and the surfaces: only surfaces import it. See ARCHITECTURE.md."""
+MCP, daemon). The one facade (``graphmem.memory``) sits between export and the surfaces:
+only surfaces import it. See ARCHITECTURE.md."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ STAGES = [
 #: Top-level modules every layer may import (the error types, the version).
 SHARED = ("errors", "__version__")
 #: The facade: only the surfaces stand on it.
-FACADE = ("memory", "api")
+FACADE = ("memory",)
 #: Imports that go against the order, each with why; a new one fails the test.
 KNOWN_BACKWARDS: set[tuple[str, str]] = set()
 
@@ -83,8 +83,20 @@ def test_every_stage_is_a_package_with_a_docstring() -> None:
         init = PACKAGE / stage / "__init__.py"
         assert ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))), stage
     flat = [p.name for p in PACKAGE.glob("*.py")]
-    # Only the package's entry points, the shared errors and the facade stay at the top.
-    assert set(flat) <= {"__init__.py", "__main__.py", "errors.py", "memory.py", "api.py"}, flat
+    # Only the package's entry points, the shared errors and the one facade stay at the top.
+    assert set(flat) <= {"__init__.py", "__main__.py", "errors.py", "memory.py"}, flat
+
+
+def test_there_is_one_front_door() -> None:
+    """``graphmem.memory`` is the facade; the read helpers ``graphmem.api`` held live there."""
+    import importlib.util
+
+    import graphmem.memory as memory
+
+    assert importlib.util.find_spec("graphmem.api") is None
+    for name in ("Memory", "Status", "status", "run_cypher", "run_named", "open_graph"):
+        assert callable(getattr(memory, name)), name
+    assert callable(memory.current_generation)
 
 
 def test_every_import_of_graphmem_names_a_module_and_names_it_has() -> None:

@@ -42,12 +42,12 @@ import pytest
 from conftest import FIXTURES, settings_for
 from snapshot import Row, Snapshot, assert_same, diff, take
 
-from graphmem.api import current_generation, run_cypher
 from graphmem.compile.opinions import names_in
 from graphmem.compile.rows import opinion_surfaces
 from graphmem.config import Settings
 from graphmem.index.build import IndexReport, index_workspace
 from graphmem.index.delta import STATE_FILE
+from graphmem.memory import current_generation, run_cypher
 from graphmem.parse.blocks import Notice
 from graphmem.store.ontology import node_columns, rel_columns
 
