@@ -121,3 +121,20 @@ def test_every_import_of_graphmem_names_a_module_and_names_it_has() -> None:
                 except ImportError:
                     missing.append((path.relative_to(PACKAGE).as_posix(), node.module, alias.name))
     assert not missing, missing
+
+
+def test_the_daemon_runs_the_cli_it_is_handed_and_never_imports_it() -> None:
+    """``graphmem daemon`` gets the CLI's Click command and resets the shared command state
+    (``surfaces/state.py``); importing ``surfaces/cli.py`` from below would make a loop."""
+    importers = set()
+    for path in _modules():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+            else:
+                continue
+            if "graphmem.surfaces.cli" in names:
+                importers.add(path.relative_to(PACKAGE).as_posix())
+    assert not {p for p in importers if p.startswith("surfaces/daemon/")}, importers

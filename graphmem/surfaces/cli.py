@@ -27,6 +27,7 @@ from typer.core import TyperArgument, TyperGroup, TyperOption
 from graphmem import __version__
 from graphmem.config import Settings, resolve_settings
 from graphmem.errors import ArgumentError, GraphmemError
+from graphmem.surfaces.state import state
 
 if TYPE_CHECKING:
     from graphmem.edit.retain import RetainResult
@@ -118,14 +119,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-
-class _State:
-    settings: Settings | None = None
-    #: Set by a resident process (``graphmem daemon``): the Memory to reuse for settings.
-    keep: Callable[[Settings], Memory] | None = None
-
-
-state = _State()
 
 WorkspaceOpt = Annotated[
     Path | None,
@@ -1112,7 +1105,7 @@ def daemon(
         else:
             typer.echo(f"{message} (idle timeout {idle:g}s; Ctrl-C stops)", err=True)
 
-    done = server.run_daemon(s, idle, on_ready=ready)
+    done = server.run_daemon(s, click_command, idle, on_ready=ready)
     if json_out:
         typer.echo(json.dumps({"event": "stopped", "commands": done.commands}))
     else:
