@@ -138,3 +138,32 @@ def test_the_daemon_runs_the_cli_it_is_handed_and_never_imports_it() -> None:
             if "graphmem.surfaces.cli" in names:
                 importers.add(path.relative_to(PACKAGE).as_posix())
     assert not {p for p in importers if p.startswith("surfaces/daemon/")}, importers
+
+
+def test_no_module_imports_one_that_imports_it_back() -> None:
+    """No import loop, not even inside a layer or through a lazy import in a function:
+    each module can be read knowing only what it imports."""
+    import graphlib
+
+    names = {
+        ".".join(p.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__"): p
+        for p in _modules()
+    }
+    graph: dict[str, set[str]] = {}
+    for name, path in names.items():
+        graph[name] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                targets = [f"{node.module}.{a.name}" for a in node.names] + [node.module]
+            else:
+                continue
+            for target in targets:
+                # `from graphmem import __version__`: the package's own lazy door, not a loop
+                if target in names and target not in (name, "graphmem"):
+                    graph[name].add(target)
+    try:
+        graphlib.TopologicalSorter(graph).prepare()
+    except graphlib.CycleError as exc:
+        raise AssertionError(f"import loop: {exc.args[1]}") from None
