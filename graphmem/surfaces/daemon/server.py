@@ -1,6 +1,7 @@
 """``graphmem daemon``: keep one workspace's index, models and imports warm for the CLI.
 
-The daemon runs the real CLI (the Click command its starter hands it, :data:`graphmem.surfaces.cli.app`) for each client, one command at a
+The daemon runs the real CLI (the Click command its starter hands it, built from
+:data:`graphmem.surfaces.cli.app`) for each client, one command at a
 time, with the client's arguments, working folder, terminal size and stream encodings,
 and with stdout and stderr going back to the client frame by frame; so what a client
 prints is what the same command run in-process prints. Its :class:`~graphmem.memory.Memory`
