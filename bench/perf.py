@@ -52,10 +52,10 @@ from pathlib import Path
 from typing import Any
 
 import graphmem
-from graphmem.api import open_graph
 from graphmem.config import Settings, resolve_settings
 from graphmem.errors import GraphmemError
 from graphmem.index.build import index_workspace
+from graphmem.memory import open_graph
 from graphmem.recall.about import entity_card
 from graphmem.recall.engine import Recaller, RecallOptions
 from graphmem.search.seeds import SeedIndex

@@ -39,13 +39,13 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from graphmem.api import open_graph
 from graphmem.config import Settings, resolve_settings
 from graphmem.export.falkordb.connection import Server
 from graphmem.export.falkordb.push import _origin, push_graph, push_workspace
 from graphmem.export.falkordb.rows import read_local
 from graphmem.export.falkordb.server import start_local_server
 from graphmem.index.build import index_workspace
+from graphmem.memory import open_graph
 from graphmem.store.layout import Store
 
 GRAPH = "bench"

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,21 +38,25 @@ from graphmem.errors import (
     WorkspaceError,
 )
 from graphmem.extract.timex import parse_window
+from graphmem.parse.blocks import Notice
 from graphmem.parse.workspace import discover
 from graphmem.recall.about import EntityCard, Line, entity_card
 from graphmem.recall.about import timeline as entity_timeline
 from graphmem.recall.engine import KINDS, Recaller, RecallOptions
 from graphmem.recall.packets import Packet, RecallResult
 from graphmem.recall.understand import clip_question
+from graphmem.store.current import current_generation as current_generation  # re-exported
+from graphmem.store.current import open_graph as open_graph  # re-exported
+from graphmem.store.db import Rows
 from graphmem.store.layout import Store
+from graphmem.store.queries import NamedQuery, parameters
 from graphmem.store.queries import get as get_query
-from graphmem.store.queries import parameters
+from graphmem.store.readonly import check_read_only
 
 if TYPE_CHECKING:
     # Imported where used: a recall or `about` never needs the indexer (compile, delta,
     # opinions), networkx (export) or the bank writer, and importing them costs a cold
     # CLI call ~0.3 s CPU.
-    from graphmem.api import Status
     from graphmem.edit.init import InitReport
     from graphmem.edit.merge import MergeResult
     from graphmem.edit.retain import RetainResult
@@ -60,7 +64,6 @@ if TYPE_CHECKING:
     from graphmem.index.build import IndexReport, Progress
     from graphmem.reflect.core import Applied, CoreProposal
     from graphmem.reflect.run import OpinionView, OpinionWhy, ReflectReport
-    from graphmem.store.db import Rows
 
 #: Where graphmem looks for notes, for messages about an empty workspace.
 LOOKED_FOR = "memory.md, SOUL.md, memory/*.md, bank/**/*.md"
@@ -437,11 +440,9 @@ class Memory:
 
     def status(self) -> Status:
         """Counts, freshness against the workspace's files, warnings, degraded features."""
-        from graphmem.api import status as index_status
-
         with self._lock:
             self._check_workspace()
-            return index_status(self.settings)
+            return status(self.settings)  # the module's function (below)
 
     def cypher(
         self, statement: str, params: dict[str, Any] | None = None, *, write: bool = False
@@ -451,8 +452,6 @@ class Memory:
         Every ``$name`` the statement uses must be in `params` and nothing else may be:
         a missing parameter is an error, never an unfiltered answer.
         """
-        from graphmem.api import run_cypher
-
         params = dict(params or {})
         if not statement.strip():
             raise ArgumentError("statement", "the Cypher statement is empty")
@@ -489,8 +488,6 @@ class Memory:
             )
         with self._lock:
             if query.writes:
-                from graphmem.api import run_named
-
                 self._check_workspace()
                 self._drop_reader()
                 return run_named(self.settings, name, params, write=True)
@@ -683,3 +680,88 @@ class Memory:
                 on_changed=on_changed,
                 stop=stop,
             )
+
+
+# ---------------------------------------------------------------------------- read helpers
+# Library calls behind the CLI's read commands without a Memory: open the current graph,
+# status, Cypher. Readers open the generation CURRENT names, read-only, so they never wait
+# for (or block) a running ``index``: that one is writing a new generation beside it.
+@dataclass(frozen=True)
+class Status:
+    """What ``graphmem status`` reports."""
+
+    workspace: str
+    generation: str | None
+    built_at: str | None
+    counts: dict[str, int] = field(default_factory=dict)
+    files: int = 0
+    stale: tuple[str, ...] = ()
+    new: tuple[str, ...] = ()
+    deleted: tuple[str, ...] = ()
+    warnings: tuple[Notice, ...] = ()
+    degraded: tuple[str, ...] = ()
+    index_seconds: float | None = None
+    #: How the last index was built: "full" or "delta" (a patched copy of the one before).
+    index_mode: str | None = None
+    #: How much of the index has vectors (items, of, windows, windows_pending); None
+    #: without embeddings. Below complete while a progressive index is still embedding.
+    vectors: dict[str, int] | None = None
+
+    @property
+    def fresh(self) -> bool:
+        """True when the index matches every file in the workspace."""
+        return self.generation is not None and not (self.stale or self.new or self.deleted)
+
+
+def status(settings: Settings) -> Status:
+    """Counts, freshness against the workspace's files, warnings and degraded features."""
+    gen = Store(settings.memory_dir).current()
+    files, _ = discover(settings.workspace) if settings.workspace.is_dir() else ([], [])
+    if gen is None:
+        return Status(
+            str(settings.workspace), None, None, files=len(files), new=tuple(f.path for f in files)
+        )
+    from graphmem.index.build import fingerprint_of  # the indexer: only status needs it
+
+    meta = gen.meta()
+    indexed: dict[str, str] = meta.get("fingerprint", {}).get("files", {})
+    now = fingerprint_of(files, settings)["files"]
+    assert isinstance(now, dict)
+    return Status(
+        workspace=str(settings.workspace),
+        generation=gen.name,
+        built_at=meta.get("built_at"),
+        counts=meta.get("counts", {}),
+        files=len(files),
+        stale=tuple(p for p, h in now.items() if p in indexed and indexed[p] != h),
+        new=tuple(p for p in now if p not in indexed),
+        deleted=tuple(p for p in indexed if p not in now),
+        warnings=tuple(Notice(**w) for w in meta.get("warnings", [])),
+        degraded=tuple(meta.get("degraded", [])),
+        index_seconds=meta.get("seconds"),
+        index_mode=meta.get("mode", "full"),
+        vectors=meta.get("vectors"),
+    )
+
+
+def run_cypher(
+    settings: Settings, text: str, params: dict[str, Any] | None = None, *, write: bool = False
+) -> Rows:
+    """Run the user's own Cypher; the graph is opened read-only unless `write`."""
+    if not write:
+        # Kùzu's read-only mode still lets COPY TO, EXPORT and LOAD FROM reach the disk.
+        check_read_only(text)
+    with open_graph(settings, write=write) as graph:
+        return graph.execute(text, params or {}, name="cypher")
+
+
+def run_named(
+    settings: Settings, name: str, params: dict[str, Any], *, write: bool = False
+) -> Rows:
+    """Run a named query from queries/; one that writes runs only with `write`."""
+    query: NamedQuery = get_query(name)
+    query.check(params)
+    if query.writes and not write:
+        raise ReadOnlyError(f"query {name} writes to the graph; refused without write=True")
+    with open_graph(settings, write=query.writes) as graph:
+        return graph.run(name, **params)

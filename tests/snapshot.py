@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from graphmem.api import current_generation, run_cypher
 from graphmem.config import Settings
+from graphmem.memory import current_generation, run_cypher
 from graphmem.store.ontology import node_columns, rel_columns
 
 #: A row: column -> plain value (lists as tuples, nested dicts as sorted tuples).

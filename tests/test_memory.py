@@ -15,7 +15,6 @@ import pytest
 from conftest import FIXTURES, settings_for
 
 from graphmem import GraphmemError, Memory
-from graphmem.api import Status
 from graphmem.edit.retain import RetainResult
 from graphmem.errors import (
     ArgumentError,
@@ -27,7 +26,7 @@ from graphmem.errors import (
     WorkspaceError,
 )
 from graphmem.index.build import IndexReport
-from graphmem.memory import EntitySummary, Timeline
+from graphmem.memory import EntitySummary, Status, Timeline
 from graphmem.recall.about import EntityCard, UnknownEntityError
 from graphmem.recall.packets import Packet
 from graphmem.recall.understand import QUESTION_CHARS, clip_question

@@ -183,9 +183,11 @@ def compile_workspace(
     sources: Mapping[str, SourceInfo],
     extras: Mapping[str, BlockExtras] | None = None,
     entities: dict[str, EntityInfo] | None = None,
+    fork: bool = True,
 ) -> tuple[GraphData, list[FileRows], CrossLinks]:
     """:func:`compile_graph`, also returning each file's rows and the cross-file links
-    (what an incremental index keeps to redo only the part an edit touches)."""
+    (what an incremental index keeps to redo only the part an edit touches). `fork`: see
+    :func:`cross_links`."""
     files = list(files)
     extras = extras or {}
     known = entities if entities is not None else declared_entities(files)
@@ -205,7 +207,7 @@ def compile_workspace(
         for passage, how in fact_evidence(ref, passages, day_words):
             data.add_rel("EVIDENCE", (ref.table, ref.block.id), ("Passage", passage), how=how)
     texts = [ref for fr in per_file for ref in fr.texts]
-    cross = cross_links(facts, known, aliases, texts=texts)
+    cross = cross_links(facts, known, aliases, texts=texts, fork=fork)
     _apply_cross(data, cross, facts)
     data.nodes["Entity"] = entity_rows(known, ((fr.day, fr.mentions) for fr in per_file))
     return data, per_file, cross
@@ -491,18 +493,22 @@ def cross_links(
     supersessions: list[Supersession] | None = None,
     opinions_of: set[str] | None = None,
     texts: list[FactRef] | None = None,
+    fork: bool = True,
 ) -> CrossLinks:
     """Supersession between world facts, then opinion evolution (graphmem.compile.opinions).
 
     `supersessions` skips finding them again (and leaves `bearing` empty). `opinions_of`
     limits evolution to the opinions that mention one of those slugs ("" stands for the
     opinions naming no entity), plus what bears on them: the rest keep what a previous run
-    found, which the caller merges (see graphmem.index.delta).
+    found, which the caller merges (see graphmem.index.delta). `fork`: whether finding
+    supersessions may run in a forked child beside the evolution (graphmem.store.beside).
     """
     bearing: set[str] = set()
     if supersessions is None:
         # beside the evolution's preparation, which needs the edges only at its end
-        found = Later(lambda: _supersessions_and_bearing(facts, entities, aliases, texts or []))
+        found = Later(
+            lambda: _supersessions_and_bearing(facts, entities, aliases, texts or []), beside=fork
+        )
         links, states, days = _evolve_opinions(
             facts, lambda: found.get()[0], aliases, opinions_of, texts or [], entities
         )

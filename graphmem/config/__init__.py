@@ -19,7 +19,13 @@ first that exists; the former survives deleting ``.memory/``)::
 The embedding model is kept once per user, not per workspace: in ``$GRAPHMEM_MODEL_CACHE``,
 else ``$XDG_CACHE_HOME/graphmem/models``, else ``~/.cache/graphmem/models``
 (``Settings.model_cache``; ``GRAPHMEM_MODEL_CACHE=""`` keeps it in each workspace's
-``.memory/models`` instead).
+``.memory/models`` instead). ``GRAPHMEM_FORK=0`` keeps a full build in one process
+(``Settings.fork``: a flag's value, else the environment's, else on; no config file key).
+
+One knob is read before any settings: ``GRAPHMEM_RESIDENT=off`` tells the ``graphmem``
+script not to ask a running daemon (``graphmem.surfaces.daemon.client``), a choice made
+before this module is imported, with the standard library only, so a delegated command
+stays fast.
 
 Nothing deeper in the package reads the environment or the file; commands build a
 :class:`Settings` once and pass it down. ``Settings.origins`` says where each value came
@@ -47,6 +53,7 @@ _ENV = {
     "GRAPHMEM_NER_MODEL": "ner_model",
     "GRAPHMEM_EMBED_MODEL": "embed_model",
     "GRAPHMEM_RECALL_PRESET": "recall_preset",
+    "GRAPHMEM_FORK": "fork",
 }
 #: The environment variable naming the per-user model cache ("": none, see the module doc).
 MODEL_CACHE_ENV = "GRAPHMEM_MODEL_CACHE"
@@ -72,6 +79,9 @@ class Settings:
     model_cache: Path | None = None
     #: Files larger than this still index, with a warning.
     large_file_bytes: int = 5 * 1024 * 1024
+    #: Whether a full build may run two of its parts in a forked child beside it
+    #: (graphmem.store.beside); ``GRAPHMEM_FORK=0`` computes everything in this process.
+    fork: bool = True
     #: The recall preset commands use unless told otherwise, and its resolved config.
     recall_preset: str = "default"
     recall: RecallConfig = field(default_factory=RecallConfig)
@@ -91,6 +101,8 @@ def _off(value: str | None) -> str | None:
 
 
 def _convert(key: str, value: Any, where: str) -> Any:
+    if key == "fork":
+        return value != "0" if isinstance(value, str) else bool(value)
     if key in {"ner_model", "embed_model"}:
         if value is not None and not isinstance(value, str):
             raise ConfigError(f'{where}: {key} must be a package name or "none"')

@@ -105,13 +105,20 @@ class Extractor:
     """Runs the stage over parsed files, reading and filling the per-file cache."""
 
     def __init__(
-        self, cache: FileCache, hashes: dict[str, str], ner_model: str | None, force: bool = False
+        self,
+        cache: FileCache,
+        hashes: dict[str, str],
+        ner_model: str | None,
+        force: bool = False,
+        fork: bool = True,
     ) -> None:
         self.cache = cache
         self.hashes = hashes
         self.ner_model = ner_model
         self.ner_stage = f"ner:{ner_model}"
         self.force = force
+        #: Whether :meth:`date_ahead` may date half the files in a forked child (Settings.fork).
+        self.fork = fork
         self.notices: list[str] = []
         #: Path -> the warnings dating a file gave (filled by :meth:`times`, cached or not).
         self.warnings: dict[str, tuple[Notice, ...]] = {}
@@ -169,7 +176,7 @@ class Extractor:
         if len(todo) < DATE_AHEAD_MIN:
             return
         half = len(todo) // 2
-        theirs = Later(lambda: [_dating(pf) for pf in todo[half:]])
+        theirs = Later(lambda: [_dating(pf) for pf in todo[half:]], beside=self.fork)
         mine = []
         for i, pf in enumerate(todo[:half]):
             if progress:

@@ -260,7 +260,7 @@ def _index(
         parsed, reparsed, warnings = _parse_all(files, cache, settings, force, progress)
         removed = cache.retain_only(f.path for f in files)
         lap("parse")
-        extractor = Extractor(cache, hashes, settings.ner_model, force=force)
+        extractor = Extractor(cache, hashes, settings.ner_model, force=force, fork=settings.fork)
         extraction = extract(parsed, extractor, progress)
         cache.commit()
         # Dating's warnings (a spent dateparser budget) join each file's parse warnings:
@@ -276,7 +276,7 @@ def _index(
     if progress:
         progress("compile", 0, 1)
     data, per_file, cross = compile_workspace(
-        parsed, sources, extraction.extras, extraction.entities
+        parsed, sources, extraction.extras, extraction.entities, fork=settings.fork
     )
     state = state_of(
         key, per_file, parsed, hashes, extraction.inputs, extraction.entities, cross,
@@ -427,7 +427,7 @@ def _delta(
         parsed, reparsed, _ = _parse_all(todo, cache, settings, False, progress)
         lap("parse")
         gen = store.new_generation()
-        extractor = Extractor(cache, hashes, settings.ner_model)
+        extractor = Extractor(cache, hashes, settings.ner_model, fork=settings.fork)
         parsed = extractor.with_warnings(parsed)  # apply_delta keeps each file's warnings
         lap("extract")
 

@@ -13,7 +13,7 @@ Two kinds of proposal, numbered in this order (``graphmem core list`` shows the 
   one when the line writes it as the cue does, otherwise it is the newer line's text.
 - **add**: a durable fact (stated on two or more days, still valid, a state: no plan, trip
   or conditional) about an entity the core already names, which the core does not hold yet
-  (graphmem.reflect.bank.durable_facts).
+  (graphmem.reflect.facts.durable_facts).
 
 Applying one is a minimal edit: only the stale line's text (between its bullet marker and its
 line ending) changes, or one line is inserted; every other byte (CRLF, a BOM, no final
@@ -45,7 +45,7 @@ from graphmem.store.db import Graph
 from graphmem.store.layout import write_atomic
 
 if TYPE_CHECKING:
-    from graphmem.reflect.bank import _Data
+    from graphmem.reflect.facts import _Data
 
 #: The core files, in the order a proposal to add a line picks one.
 CORE_FILES = ("memory.md", "MEMORY.md")
@@ -316,7 +316,7 @@ def _after(lines: list[str], names: Sequence[str]) -> int:
 
 def core_proposals(data: _Data, workspace: Path) -> list[CoreProposal]:
     """Every proposal, numbered: the stale-line updates, then the durable facts to add."""
-    from graphmem.reflect.bank import durable_facts
+    from graphmem.reflect.facts import durable_facts
 
     files = core_files(workspace)
     target = files[0] if files else CORE_FILES[0]
@@ -412,7 +412,7 @@ def apply_proposal(workspace: Path, proposal: CoreProposal, *, dry_run: bool = F
 
 def list_proposals(graph: Graph, workspace: Path) -> list[CoreProposal]:
     """Every core-memory proposal the index supports now, numbered."""
-    from graphmem.reflect.bank import load
+    from graphmem.reflect.facts import load
 
     return core_proposals(load(graph), workspace)
 

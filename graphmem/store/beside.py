@@ -7,7 +7,8 @@ its edges only at the end (graphmem.compile.rows). The inputs are the parent's m
 copy-on-write; the result comes back pickled through a pipe. The answer is the function's
 own either way: where there is no fork, where this process runs other threads (forking
 those is unsafe: the resident daemon), with one CPU, or when the child fails, the parent
-computes it itself.
+computes it itself. ``Settings.fork`` (``GRAPHMEM_FORK=0``) switches it off; whoever holds
+the settings passes it down as ``beside``.
 """
 
 from __future__ import annotations
@@ -20,20 +21,17 @@ from typing import Generic, TypeVar
 
 T = TypeVar("T")
 
-#: Environment switch: "0" computes everything in this process (a test compares both).
-ENV = "GRAPHMEM_FORK"
-
 
 class Later(Generic[T]):
     """The result of `work`, computed beside this process or, failing that, in it."""
 
-    def __init__(self, work: Callable[[], T]) -> None:
+    def __init__(self, work: Callable[[], T], beside: bool = True) -> None:
         self._work = work
         self._pid = 0
         self._read = -1
         self._done = False
         self._value: T | None = None
-        if _may_fork():
+        if beside and _may_fork():
             self._start()
 
     def _start(self) -> None:
@@ -70,9 +68,4 @@ class Later(Generic[T]):
 
 
 def _may_fork() -> bool:
-    return (
-        hasattr(os, "fork")
-        and os.environ.get(ENV, "1") != "0"
-        and threading.active_count() == 1
-        and (os.cpu_count() or 1) > 1
-    )
+    return hasattr(os, "fork") and threading.active_count() == 1 and (os.cpu_count() or 1) > 1

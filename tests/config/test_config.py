@@ -115,3 +115,13 @@ def test_config_show_lists_values_and_origins(make_workspace: WriteFiles) -> Non
     bad = make_workspace({"graphmem.toml": "[graphmem]\nbogus = 1\n"})
     out = CliRunner().invoke(app, ["-w", str(bad), "status"])
     assert out.exit_code == 1 and "unknown setting 'bogus'" in out.stderr
+
+
+def test_forking_beside_a_build_is_a_setting_the_environment_switches_off(tmp_path: Path) -> None:
+    """GRAPHMEM_FORK=0 keeps a build in one process; anything else, or nothing, allows it."""
+    on = resolve_settings(tmp_path, env={})
+    assert on.fork and on.origins["fork"] == "default"
+    off = resolve_settings(tmp_path, env={"GRAPHMEM_FORK": "0"})
+    assert not off.fork and off.origins["fork"] == "env GRAPHMEM_FORK"
+    assert resolve_settings(tmp_path, env={"GRAPHMEM_FORK": "1"}).fork
+    assert resolve_settings(tmp_path, env={"GRAPHMEM_FORK": "0"}, fork=True).fork  # a flag wins

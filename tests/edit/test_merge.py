@@ -8,9 +8,9 @@ import pytest
 from conftest import WriteFiles, settings_for
 from typer.testing import CliRunner
 
-from graphmem.api import open_graph
 from graphmem.edit.merge import MergeError, add_aliases, merge_entities
 from graphmem.index.build import index_workspace
+from graphmem.memory import open_graph
 from graphmem.surfaces.cli import app
 
 LOGS: dict[str, str | bytes] = {

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from conftest import WriteFiles, settings_for
 
-from graphmem.api import open_graph
 from graphmem.edit.retain import insert_bullet, retain
 from graphmem.errors import BulletError, WorkspaceError
 from graphmem.index.build import index_workspace
+from graphmem.memory import open_graph
 
 DAY = date(2025, 12, 13)
 LOG = "memory/2025-12-13.md"

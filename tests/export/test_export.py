@@ -10,7 +10,6 @@ import networkx as nx
 import pytest
 from conftest import WriteFiles, settings_for
 
-from graphmem.api import open_graph
 from graphmem.compile.rows import NODE_COLUMNS, REL_COLUMNS
 from graphmem.config import Settings
 from graphmem.export.files import (
@@ -22,6 +21,7 @@ from graphmem.export.files import (
     schema_tables,
 )
 from graphmem.index.build import index_workspace
+from graphmem.memory import open_graph
 from graphmem.store.db import Graph
 from graphmem.store.queries import catalog, strip_comments
 

@@ -12,12 +12,12 @@ import pytest
 from conftest import WriteFiles, settings_for
 from typer.testing import CliRunner
 
-from graphmem.api import open_graph
 from graphmem.export.falkordb import ScaleoutError, dialect
 from graphmem.export.falkordb.connection import check_url, public_url
 from graphmem.export.falkordb.rows import content_hash, diff, node_rows, read_local, rel_rows
 from graphmem.export.files import RelPair, schema_tables
 from graphmem.index.build import index_workspace
+from graphmem.memory import open_graph
 from graphmem.store.queries import catalog, get, load_query, variant
 from graphmem.store.resources import queries_dir
 from graphmem.surfaces.cli import app

@@ -13,7 +13,6 @@ import pytest
 from conftest import FIXTURES, settings_for
 from typer.testing import CliRunner
 
-from graphmem.api import open_graph
 from graphmem.config import Settings
 from graphmem.export.falkordb import ScaleoutError, dialect
 from graphmem.export.falkordb.connection import Server
@@ -22,6 +21,7 @@ from graphmem.export.falkordb.rows import LocalGraph, read_local
 from graphmem.export.falkordb.server import LocalServer, start_local_server
 from graphmem.export.files import schema_tables
 from graphmem.index.build import index_workspace
+from graphmem.memory import open_graph
 from graphmem.surfaces.cli import app
 
 pytest.importorskip("falkordb")

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from conftest import WriteFiles, settings_for
 
-from graphmem.api import open_graph, status
 from graphmem.extract import timex_fallback
 from graphmem.extract.stage import Extractor, block_extras
 from graphmem.index.build import index_workspace
+from graphmem.memory import open_graph, status
 from graphmem.parse.parser import parse
 from graphmem.store.cache import FileCache
 

@@ -102,8 +102,8 @@ def test_a_config_key_is_its_own_thing_whoever_mentions_it() -> None:
 def test_a_planned_change_supersedes_nothing_through_the_index(tmp_path: Path) -> None:
     from conftest import settings_for
 
-    from graphmem.api import run_cypher
     from graphmem.index.build import index_workspace
+    from graphmem.memory import run_cypher
 
     root = tmp_path / "ws"
     (root / "memory").mkdir(parents=True)
@@ -196,8 +196,8 @@ def test_an_engine_name_in_folded_letters_is_read_not_a_crash(text: str) -> None
 def test_an_index_reads_a_log_with_an_engine_in_folded_letters(tmp_path: Path) -> None:
     from conftest import settings_for
 
-    from graphmem.api import run_cypher
     from graphmem.index.build import index_workspace
+    from graphmem.memory import run_cypher
 
     root = tmp_path / "ws"
     (root / "memory").mkdir(parents=True)

@@ -7,8 +7,8 @@ from datetime import date
 
 from conftest import WriteFiles, settings_for
 
-from graphmem.api import run_cypher
 from graphmem.index.build import index_workspace
+from graphmem.memory import run_cypher
 from graphmem.recall.engine import Recaller, RecallOptions
 
 FILES = {

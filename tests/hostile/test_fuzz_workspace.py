@@ -28,8 +28,8 @@ from conftest import FIXTURES, settings_for
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from graphmem.api import run_cypher
 from graphmem.index.build import index_workspace
+from graphmem.memory import run_cypher
 from graphmem.parse.parser import parse
 from graphmem.parse.textio import Lines
 from graphmem.parse.workspace import SourceFile, read_text

@@ -31,9 +31,9 @@ from conftest import WriteFiles, settings_for
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from graphmem.api import run_cypher, status
 from graphmem.config import Settings
 from graphmem.index.build import index_workspace
+from graphmem.memory import run_cypher, status
 from graphmem.parse.blocks import ParsedFile
 from graphmem.parse.parser import mention_names, parse
 from graphmem.recall.engine import RecallOptions, recall

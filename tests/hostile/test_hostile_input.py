@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from conftest import WriteFiles, settings_for
 
-from graphmem.api import run_cypher
 from graphmem.edit.retain import retain
 from graphmem.errors import BulletError
 from graphmem.extract.entities import Gazetteer, KnownEntity
 from graphmem.index.build import index_workspace
+from graphmem.memory import run_cypher
 from graphmem.parse.names import MAX_NAME_CHARS
 
 DAY = "2025-11-27"
@@ -324,8 +324,8 @@ def test_a_row_the_database_refuses_is_left_out_with_its_file_and_line(
 def test_export_graphml_to_a_file_name_writes_that_file(
     make_workspace: WriteFiles, tmp_path: Path
 ) -> None:
-    from graphmem.api import open_graph
     from graphmem.export.files import export_graph
+    from graphmem.memory import open_graph
 
     root = make_workspace(BASE)
     index_workspace(settings_for(root))

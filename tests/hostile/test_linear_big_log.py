@@ -37,16 +37,13 @@ def _cpu_to_index(root: Path, size: int) -> float:
     (root / "memory").mkdir(parents=True)
     (root / "memory" / "2025-12-01.md").write_text(_log(size), encoding="utf-8")
     started = time.process_time()
-    report = index_workspace(settings_for(root))
+    report = index_workspace(settings_for(root, fork=False))  # all the work in this process
     spent = time.process_time() - started
     assert report.counts["Passage"] >= 1
     return spent
 
 
-def test_a_big_chat_log_is_indexed_in_linear_work(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("GRAPHMEM_FORK", "0")
+def test_a_big_chat_log_is_indexed_in_linear_work(tmp_path: Path) -> None:
     _cpu_to_index(tmp_path / "warm", MB // 4)  # imports and first-use caches
     small = _cpu_to_index(tmp_path / "small", 1 * MB)
     big = _cpu_to_index(tmp_path / "big", 4 * MB)

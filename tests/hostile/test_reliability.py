@@ -34,10 +34,10 @@ import pytest
 from conftest import FIXTURES, settings_for
 from typer.testing import CliRunner
 
-from graphmem.api import current_generation, run_cypher, status
 from graphmem.config import Settings
 from graphmem.errors import IndexLockedError
 from graphmem.index.build import index_workspace
+from graphmem.memory import current_generation, run_cypher, status
 from graphmem.recall.engine import Recaller, RecallOptions, recall
 from graphmem.store.layout import KEEP_PREVIOUS
 from graphmem.surfaces.cli import app

@@ -42,12 +42,12 @@ import pytest
 from conftest import FIXTURES, settings_for
 from snapshot import Row, Snapshot, assert_same, diff, take
 
-from graphmem.api import current_generation, run_cypher
 from graphmem.compile.opinions import names_in
 from graphmem.compile.rows import opinion_surfaces
 from graphmem.config import Settings
 from graphmem.index.build import IndexReport, index_workspace
 from graphmem.index.delta import STATE_FILE
+from graphmem.memory import current_generation, run_cypher
 from graphmem.parse.blocks import Notice
 from graphmem.store.ontology import node_columns, rel_columns
 
@@ -715,8 +715,7 @@ class Reads:
             self.passages += [ev for ev in evidence if ev.kind == "log"]
             return paragraphs(evidence, names, only)
 
-        # in this process, where the spies see it (a full build may find them in a child)
-        monkeypatch.setenv("GRAPHMEM_FORK", "0")
+        # (a full build may find supersessions in a child: give them Settings(fork=False))
         monkeypatch.setattr(graphmem.compile.rows, "find_supersessions", find_spy)
         monkeypatch.setattr(graphmem.compile.rows, "evaluate", evaluate_spy)
         monkeypatch.setattr(graphmem.compile.opinions, "_paragraphs", paragraphs_spy)
@@ -736,7 +735,7 @@ def test_a_free_text_edit_reads_only_what_it_changed(
     edited = "memory/" + {"free-text-naming-no-one": "2025-10-18.md",
                           "free-text-contradicts-opinion": "2025-11-20.md",
                           "free-text-supersedes-fact": "2025-12-09.md"}[name]  # fmt: skip
-    settings = settings_for(sample)
+    settings = settings_for(sample, fork=False)  # the spies see only this process
     full = Reads(monkeypatch)
     index_workspace(settings)
     scenario.edit(sample)
@@ -788,7 +787,7 @@ def test_a_bullet_edit_evolves_only_the_opinions_of_what_it_names(
     """Issue 14: a bullet about Marta appended to a log that holds Peter's and Andy's
     opinions evolves Marta's opinions again (and those about no one), not every opinion of
     the entities the log names; the index still equals a clean rebuild."""
-    settings = settings_for(sample)
+    settings = settings_for(sample, fork=False)  # the spies see only this process
     index_workspace(settings)
     append("memory/2025-09-16.md", "- W @Marta: Marta moved the standup to 9:30.\n")(sample)
     delta = Reads(monkeypatch)
@@ -816,7 +815,7 @@ def test_a_line_written_twice_reaches_only_what_its_twins_reach(
     """Issue 14: the same words written again on their day are a twin, which evaluate counts
     once. The second copy evolves again only the opinions its twins can reach (none for a
     line naming no one), not those of every entity its log names."""
-    settings = settings_for(sample)
+    settings = settings_for(sample, fork=False)  # the spies see only this process
     index_workspace(settings)
     append(log, line)(sample)
     assert mode_of(index_workspace(settings)) == DELTA
@@ -835,7 +834,7 @@ def test_a_new_name_reads_only_the_passages_it_can_change(
     """Issue 14: a never-seen @Name changes the entity table; supersession still reads only
     the passages that held a claim and those of the files naming the new entity, since no
     other passage can name it."""
-    settings = settings_for(sample)
+    settings = settings_for(sample, fork=False)  # the spies see only this process
     full = Reads(monkeypatch)
     index_workspace(settings)
     SCENARIOS_BY_NAME["never-seen-entity-mentioned"].edit(sample)

@@ -9,10 +9,10 @@ import pytest
 from conftest import WriteFiles, italian_log, settings_for
 from typer.testing import CliRunner
 
-from graphmem.api import open_graph, status
 from graphmem.errors import IndexLockedError, NotIndexedError, WorkspaceError
 from graphmem.extract import timex_fallback
 from graphmem.index.build import index_workspace
+from graphmem.memory import open_graph, status
 from graphmem.store.layout import Store
 from graphmem.surfaces.cli import app
 

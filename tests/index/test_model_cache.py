@@ -17,9 +17,9 @@ import pytest
 from conftest import settings_for
 from typer.testing import CliRunner
 
-from graphmem.api import current_generation
 from graphmem.config import MODEL_CACHE_ENV, Settings
 from graphmem.index.build import index_workspace
+from graphmem.memory import current_generation
 from graphmem.search import embed, quantize
 from graphmem.search.seeds import SeedIndex
 from graphmem.surfaces.cli import app

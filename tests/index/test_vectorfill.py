@@ -17,9 +17,9 @@ from conftest import settings_for
 from snapshot import assert_same, take
 
 import graphmem.index.vectorfill as vectorfill
-from graphmem.api import current_generation, status
 from graphmem.config import Settings
 from graphmem.index.build import index_workspace
+from graphmem.memory import current_generation, status
 from graphmem.recall.engine import Recaller, RecallOptions
 from graphmem.store.layout import Store
 

@@ -13,9 +13,9 @@ from typing import Any
 
 from conftest import WriteFiles, settings_for
 
-from graphmem.api import open_graph
 from graphmem.index.build import IndexReport
 from graphmem.index.watch import snapshot, watch
+from graphmem.memory import open_graph
 
 HANG = 60.0  # a guard against hangs, not a speed target
 

@@ -17,10 +17,10 @@ import pytest
 from conftest import FIXTURES, settings_for
 from typer.testing import CliRunner
 
-from graphmem.api import status
 from graphmem.config import Settings
 from graphmem.config.presets import RecallConfig
 from graphmem.index.build import index_workspace
+from graphmem.memory import status
 from graphmem.recall.engine import Recaller, RecallOptions
 from graphmem.surfaces.cli import app
 

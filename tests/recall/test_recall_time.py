@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from conftest import WriteFiles, settings_for
 
-from graphmem.api import run_cypher
 from graphmem.config import Settings
 from graphmem.index.build import index_workspace
+from graphmem.memory import run_cypher
 from graphmem.recall.engine import Recaller, RecallOptions
 
 FILES = {

@@ -15,9 +15,9 @@ from urllib.parse import unquote
 import pytest
 from conftest import FIXTURES, WriteFiles, settings_for
 
-from graphmem.api import open_graph
 from graphmem.config import Settings
 from graphmem.index.build import index_workspace
+from graphmem.memory import open_graph
 from graphmem.reflect.bank import (
     BEGIN_LINE,
     END_LINE,

@@ -12,8 +12,8 @@ import pytest
 from conftest import WriteFiles, settings_for
 from typer.testing import CliRunner
 
-from graphmem.api import open_graph
 from graphmem.index.build import index_workspace
+from graphmem.memory import open_graph
 from graphmem.reflect.run import OpinionView, opinions, reflect
 from graphmem.surfaces.cli import app
 

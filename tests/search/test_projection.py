@@ -7,8 +7,8 @@ from pathlib import Path
 
 from conftest import settings_for
 
-from graphmem.api import open_graph
 from graphmem.index.build import index_workspace
+from graphmem.memory import open_graph
 from graphmem.recall.engine import Recaller, RecallOptions, RecallResult
 from graphmem.search.projection import Projection
 from graphmem.search.seeds import SeedIndex, connect

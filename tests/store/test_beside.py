@@ -16,8 +16,9 @@ import pytest
 from conftest import FIXTURES, ROOT, settings_for
 from snapshot import assert_same, take
 
+from graphmem.config import resolve_settings
 from graphmem.index.build import index_workspace
-from graphmem.store.beside import ENV, Later
+from graphmem.store.beside import Later
 
 FORKS = hasattr(os, "fork") and (os.cpu_count() or 1) > 1
 needs_fork = pytest.mark.skipif(not FORKS, reason="no os.fork, or one CPU")
@@ -53,9 +54,9 @@ print(json.dumps([pid != os.getpid(), value, later.get() is later.get()]))
     assert fresh_python(code) == [True, {"edges": [1, 2, 3]}, True]
 
 
-def test_without_fork_the_work_runs_here(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(ENV, "0")
-    assert Later(os.getpid).get() == os.getpid()
+def test_without_fork_the_work_runs_here(tmp_path: Path) -> None:
+    fork = resolve_settings(tmp_path, env={"GRAPHMEM_FORK": "0"}).fork
+    assert Later(os.getpid, beside=fork).get() == os.getpid()
 
 
 def test_with_other_threads_running_nothing_is_forked() -> None:
@@ -91,7 +92,7 @@ def test_a_failure_of_the_work_itself_is_raised_here() -> None:
 
 @needs_fork
 def test_a_full_build_with_supersession_beside_equals_one_without(
-    sample: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sample: Path, tmp_path: Path
 ) -> None:
     """A fresh interpreter builds `sample` with supersession in a child (a spy there sees
     its call only in the child); this one builds a copy in-process; the two are equal."""
@@ -114,8 +115,7 @@ index_workspace(settings_for({str(sample)!r}))
 print(json.dumps(where))
 """
     assert fresh_python(code) == []  # the child's call is not seen in its parent
-    monkeypatch.setenv(ENV, "0")
-    index_workspace(settings_for(alone))
+    index_workspace(settings_for(alone, fork=False))
     assert_same(take(settings_for(sample)), take(settings_for(alone)), "beside vs in-process")
 
 
@@ -128,6 +128,7 @@ def test_dating_half_the_files_beside_gives_the_datings_and_notices_of_one_proce
     code = f"""
 import json, os
 from pathlib import Path
+from graphmem.config import resolve_settings
 from graphmem.extract import stage
 from graphmem.parse.parser import parse
 from graphmem.store.cache import FileCache
@@ -146,7 +147,8 @@ def spy(pf):
     return dating(pf)
 stage._dating = spy
 cache = FileCache(Path({str(tmp_path)!r}) / (os.environ["GRAPHMEM_FORK"] + ".sqlite"))
-ex = stage.Extractor(cache, {{pf.path: pf.path for pf in parsed}}, None)
+fork = resolve_settings(root).fork  # GRAPHMEM_FORK, as a command reads it
+ex = stage.Extractor(cache, {{pf.path: pf.path for pf in parsed}}, None, fork=fork)
 ex.date_ahead(parsed)
 assert len(ex._dated) == len(parsed)
 out = [[repr(sorted(ex.times(pf).items())), repr(ex.warnings[pf.path])] for pf in parsed]

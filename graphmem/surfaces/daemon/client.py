@@ -1,4 +1,5 @@
-"""The ``graphmem`` entry point: ask a running ``graphmem daemon`` first, else run in-process.
+"""Ask a running ``graphmem daemon`` to run a command, else say to run it in-process (the
+first step of the ``graphmem`` entry point, :mod:`graphmem.surfaces.entry`).
 
 Only the standard library is imported before a daemon answers, so a delegated command
 costs the interpreter's start-up, a connect and the daemon's work. Anything unusual
@@ -38,16 +39,6 @@ from graphmem.surfaces.daemon.protocol import (
 ANSWER_TIMEOUT = 5.0
 OFF = {"0", "off", "no", "none", "false"}
 DEFAULT_WORKSPACE = "~/.openclaw/workspace"  # graphmem.config.DEFAULT_WORKSPACE (a test checks)
-
-
-def main() -> None:
-    """Entry point of the ``graphmem`` script and ``python -m graphmem``."""
-    code = delegate(sys.argv[1:])
-    if code is not None:
-        sys.exit(code)
-    from graphmem.surfaces.cli import main as cli_main
-
-    cli_main()
 
 
 def target(argv: Sequence[str]) -> tuple[str, str | None] | None:

@@ -1,6 +1,7 @@
 """``graphmem daemon``: keep one workspace's index, models and imports warm for the CLI.
 
-The daemon runs the real CLI (:data:`graphmem.surfaces.cli.app`) for each client, one command at a
+The daemon runs the real CLI (the Click command its starter hands it, built from
+:data:`graphmem.surfaces.cli.app`) for each client, one command at a
 time, with the client's arguments, working folder, terminal size and stream encodings,
 and with stdout and stderr going back to the client frame by frame; so what a client
 prints is what the same command run in-process prints. Its :class:`~graphmem.memory.Memory`
@@ -27,13 +28,14 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from graphmem.config import Settings
 from graphmem.errors import GraphmemError, WorkspaceError
 from graphmem.memory import Memory
 from graphmem.search import seeds
+from graphmem.surfaces import state
 from graphmem.surfaces.daemon.client import connect, target
 from graphmem.surfaces.daemon.protocol import (
     ERR,
@@ -131,7 +133,9 @@ def stop(settings: Settings, timeout: float = 10.0) -> int | None:
 class Daemon:
     """The resident process of one workspace (see the module)."""
 
-    def __init__(self, settings: Settings, idle: float = DEFAULT_IDLE) -> None:
+    def __init__(
+        self, settings: Settings, command: Callable[[], Any], idle: float = DEFAULT_IDLE
+    ) -> None:
         # A one-shot process searches vectors with sqlite-vec; from the third search on one
         # open index SeedIndex switches to a numpy matrix, whose float32 sums differ in the
         # last digits. The daemon keeps sqlite-vec, so its scores and ties are the CLI's.
@@ -149,6 +153,7 @@ class Daemon:
         self.memory: ResidentMemory | None = None
         self.commands = 0
         self._sock: socket.socket | None = None
+        self._make_command = command  # builds the CLI's Click command, once
         self._click: Any = None
         self._inode: int | None = None
 
@@ -335,17 +340,14 @@ class Daemon:
         return self.memory
 
     def command(self) -> Any:
-        """The CLI as a Click command, built once (see :func:`graphmem.surfaces.cli.click_command`)."""
+        """The CLI as a Click command, built once (by the `command` it was given:
+        :func:`graphmem.surfaces.cli.click_command`)."""
         if self._click is None:
-            from graphmem.surfaces import cli
-
-            self._click = cli.click_command()
+            self._click = self._make_command()
         return self._click
 
     def run(self, conn: socket.socket, req: dict[str, Any]) -> int:
         """Run the CLI on the request's arguments, its output going to `conn`."""
-        from graphmem.surfaces import cli
-
         (out_enc, out_err), (err_enc, err_err) = req["encoding"]
         tty_out, tty_err = req["tty"]
         # write_through: each write is a frame at once, so stdout and stderr keep their order.
@@ -354,8 +356,7 @@ class Daemon:
         env = {k: req["env"].get(k) for k in PER_REQUEST}
         env |= {"COLUMNS": str(req["columns"]), "LINES": str(req["lines"])}
         with _redirected(out, err, req["cwd"], env):
-            cli.state.settings = None
-            cli.state.keep = self.keep
+            state.reset(keep=self.keep)
             try:
                 self.command().main(args=req["argv"], prog_name=req["prog"], standalone_mode=True)
                 code = 0
@@ -366,8 +367,7 @@ class Daemon:
                 traceback.print_exc(file=err)
                 code = 1
             finally:
-                cli.state.keep = None
-                cli.state.settings = None
+                state.reset()
         return code
 
 
@@ -428,10 +428,16 @@ def warm(daemon: Daemon) -> None:
         daemon.warm.set()
 
 
-def run_daemon(settings: Settings, idle: float = DEFAULT_IDLE, on_ready: Any = None) -> Daemon:
+def run_daemon(
+    settings: Settings,
+    command: Callable[[], Any],
+    idle: float = DEFAULT_IDLE,
+    on_ready: Any = None,
+) -> Daemon:
     """Serve `settings`' workspace until idle or stopped (SIGTERM and SIGINT stop it
-    cleanly); the finished :class:`Daemon`. `on_ready(daemon)` is called once it listens."""
-    daemon = Daemon(settings, idle)
+    cleanly), running the Click command `command()` builds for each client; the finished
+    :class:`Daemon`. `on_ready(daemon)` is called once it listens."""
+    daemon = Daemon(settings, command, idle)
     daemon.bind()
 
     def on_signal(signum: int, frame: object) -> None:

@@ -1,7 +1,8 @@
 """The floor plan in figures: modules per folder, the largest files and functions, backward
-imports, import loops, and tests against product code.
+imports (a stage importing a later one, or the facade), import loops, and tests against
+product code.
 
-    python bench/layout_measures.py [--top 8] [--json]
+    python bench/floorplan.py [--top 8] [--json]
 
 Layers and their order are the ones `tests/test_layout.py` holds (read from it, so the two
 cannot drift). An import counts whether it sits at the top of a module or inside a function.
@@ -18,6 +19,7 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "graphmem"
+FACADE = "graphmem.memory"
 
 
 def _layers() -> list[str]:
@@ -27,7 +29,7 @@ def _layers() -> list[str]:
             isinstance(t, ast.Name) and t.id == "STAGES" for t in node.targets
         ):
             return [ast.literal_eval(e) for e in node.value.elts]  # type: ignore[attr-defined]
-    raise SystemExit("layout_measures: no STAGES in tests/test_layout.py")
+    raise SystemExit("floorplan: no STAGES in tests/test_layout.py")
 
 
 def _module_name(path: Path) -> str:
@@ -136,6 +138,9 @@ def measure(top: int) -> dict[str, Any]:
             if mine is not None and target in names and len(parts) > 1 and parts[1] in layers:
                 if layers.index(parts[1]) > mine:
                     backwards.append(f"{name} -> {target}")
+            # the facade sits above every stage: only the surfaces stand on it
+            if mine is not None and target == FACADE and layers[mine] != "surfaces":
+                backwards.append(f"{name} -> {target}")
         graph.setdefault(name, set())
     functions = sorted((f for p in modules for f in _functions(p)), reverse=True)
     product = sum(_lines(p) for p in modules)
