@@ -52,7 +52,11 @@ class Status:
 def status(settings: Settings) -> Status:
     """Counts, freshness against the workspace's files, warnings and degraded features."""
     gen = Store(settings.memory_dir).current()
-    files, _ = discover(settings.workspace) if settings.workspace.is_dir() else ([], [])
+    files, _ = (
+        discover(settings.workspace, settings.extra_paths)
+        if settings.workspace.is_dir()
+        else ([], [])
+    )
     if gen is None:
         return Status(
             str(settings.workspace), None, None, files=len(files), new=tuple(f.path for f in files)

@@ -63,7 +63,7 @@ if TYPE_CHECKING:
     from graphmem.store.db import Rows
 
 #: Where graphmem looks for notes, for messages about an empty workspace.
-LOOKED_FOR = "memory.md, SOUL.md, memory/*.md, bank/**/*.md"
+LOOKED_FOR = "MEMORY.md (or memory.md), USER.md, SOUL.md, memory/*.md, bank/**/*.md"
 
 Day = str | date | None
 
@@ -205,7 +205,7 @@ class Memory:
                     if report.files == 0
                     else "no index existed; built one on first use"
                 )
-            elif not discover(self.workspace)[0]:
+            elif not discover(self.workspace, self.settings.extra_paths)[0]:
                 raise EmptyWorkspaceError(
                     empty_notice(self.workspace),
                     hint="write a daily log such as memory/2025-11-27.md, or retain a bullet",

@@ -121,6 +121,8 @@ app = typer.Typer(
 
 class _State:
     settings: Settings | None = None
+    #: The global --extra-path values (None: not given), kept for a later --workspace.
+    extra_paths: list[Path] | None = None
     #: Set by a resident process (``graphmem daemon``): the Memory to reuse for settings.
     keep: Callable[[Settings], Memory] | None = None
 
@@ -153,9 +155,19 @@ def _main(
             "--version", is_eager=True, callback=_version, help="Print the version and exit."
         ),
     ] = False,
+    extra_path: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--extra-path",
+            metavar="PATH",
+            help="Also index this file or folder's Markdown as undated notes (repeatable; "
+            "default: $GRAPHMEM_EXTRA_PATHS, else the config's extra_paths).",
+        ),
+    ] = None,
 ) -> None:
+    state.extra_paths = extra_path or None
     try:
-        state.settings = resolve_settings(workspace)
+        state.settings = resolve_settings(workspace, extra_paths=state.extra_paths)
     except GraphmemError as exc:
         raise fail(str(exc)) from None
 
@@ -164,8 +176,8 @@ def settings(workspace: Path | None = None) -> Settings:
     """The settings: `workspace` given after the command name wins over the one before it
     (resolved by the callback) and the environment."""
     if workspace is not None:
-        state.settings = resolve_settings(workspace)
-    return state.settings or resolve_settings()
+        state.settings = resolve_settings(workspace, extra_paths=state.extra_paths)
+    return state.settings or resolve_settings(extra_paths=state.extra_paths)
 
 
 def memory(workspace: Path | None = None) -> Memory:
@@ -295,7 +307,10 @@ def _index_dict(report: Any) -> dict[str, Any]:
 @app.command()
 @guarded
 def init(json_out: JsonOpt = False, workspace: WorkspaceOpt = None) -> None:
-    """Start a workspace: memory/, bank/entities/, memory.md and a README of the syntax.
+    """Start a workspace: memory/, bank/entities/, the core file and a README of the syntax.
+
+    The core file is MEMORY.md in a workspace OpenClaw laid out (AGENTS.md, SOUL.md, ...),
+    else memory.md; one already there is kept.
 
     Never overwrites a file that is there. Example: graphmem -w ~/notes init
     """
@@ -385,15 +400,19 @@ def status(json_out: JsonOpt = False, workspace: WorkspaceOpt = None) -> None:
     with memory(workspace) as mem:
         st = mem.status()
         empty = empty_notice(mem.workspace) if st.files == 0 else None
+        extra = [str(p) for p in mem.settings.extra_paths]
     if json_out:
         data = st.__dict__ | {
             "fresh": st.fresh,
             "warnings": [str(w) for w in st.warnings],
             "notice": empty,
+            "extra_paths": extra,
         }
         _echo_json(data)
         return
     typer.echo(f"workspace  {st.workspace}")
+    if extra:
+        typer.echo(f"extra      {', '.join(extra)} (counted in files)")
     if empty:
         typer.echo(f"files      0: {empty}")
     if st.generation is None:
@@ -1261,6 +1280,7 @@ def config_show(json_out: JsonOpt = False, workspace: WorkspaceOpt = None) -> No
         "embed_model": s.embed_model,
         "model_cache": str(s.model_cache) if s.model_cache is not None else None,
         "large_file_bytes": s.large_file_bytes,
+        "extra_paths": [str(p) for p in s.extra_paths],
         "recall_preset": s.recall_preset,
         "recall": asdict(s.recall),
     }
