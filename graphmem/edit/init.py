@@ -1,9 +1,10 @@
 """Start a workspace: the folders graphmem reads, a core file, and a README of the syntax.
 
 Never overwrites: a file that exists is left as it is, byte for byte, and said so. The
-README sits at the workspace's top, where graphmem does not index (only ``memory.md``,
-``SOUL.md``, ``memory/`` and ``bank/`` are read), so the syntax guide never turns up in
-recall.
+README sits at the workspace's top, where graphmem does not index (only ``MEMORY.md`` /
+``memory.md``, ``USER.md``, ``SOUL.md``, ``memory/`` and ``bank/`` are read), so the syntax guide
+never turns up in recall. The core file made is ``MEMORY.md`` in a workspace OpenClaw laid out
+(it has ``AGENTS.md``, ``SOUL.md``, ``USER.md``, ...), as OpenClaw names it, else ``memory.md``.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from graphmem.parse.workspace import CORE_FILE, LEGACY_CORE_FILE, is_openclaw_workspace
 from graphmem.store.layout import write_atomic
 
 CORE = """# Core memory
@@ -24,7 +26,9 @@ Plain Markdown is the memory; `graphmem index` compiles it into `.memory/` (deri
 delete, never committed: it has its own `.gitignore`).
 
 ```
-memory.md                  core facts and preferences (always in the agent's context)
+MEMORY.md                  core facts and preferences (always in the agent's context;
+                           memory.md, the legacy name, is read too)
+USER.md                    who the user is (optional; indexed like MEMORY.md)
 SOUL.md                    the agent's persona (optional)
 memory/YYYY-MM-DD.md       one log a day: free text, plus an optional "## Retain" section
 bank/entities/<Name>.md    one page per person, place, project or thing
@@ -76,7 +80,7 @@ class InitReport:
 
 
 def init_workspace(root: Path) -> InitReport:
-    """Make `root`'s layout (folders, ``memory.md``, ``README.md``) where missing."""
+    """Make `root`'s layout (folders, the core file, ``README.md``) where missing."""
     report = InitReport(str(root))
     root.mkdir(parents=True, exist_ok=True)
     for folder in ("memory", "bank/entities"):
@@ -86,8 +90,9 @@ def init_workspace(root: Path) -> InitReport:
         else:
             path.mkdir(parents=True)
             report.created.append(f"{folder}/")
-    core = next((n for n in ("MEMORY.md", "memory.md") if (root / n).exists()), None)
-    files = {"README.md": README} | ({} if core else {"memory.md": CORE})
+    core = next((n for n in (CORE_FILE, LEGACY_CORE_FILE) if (root / n).exists()), None)
+    name = CORE_FILE if is_openclaw_workspace(root) else LEGACY_CORE_FILE
+    files = {"README.md": README} | ({} if core else {name: CORE})
     if core:
         report.kept.append(core)
     for name, text in files.items():

@@ -213,7 +213,7 @@ def _index(
     root = settings.workspace
     lap = Laps()
     timings = lap.timings
-    files, notices = discover(root)
+    files, notices = discover(root, settings.extra_paths)
     lap("discover")
     fingerprint = fingerprint_of(files, settings)
     current = store.current()

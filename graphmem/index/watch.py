@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from graphmem.config import MEMORY_DIR, Settings
@@ -22,9 +22,21 @@ from graphmem.parse.workspace import TOP_DIRS, TOP_FILES
 Snapshot = dict[str, tuple[int, int]]
 
 
-def snapshot(root: Path) -> Snapshot:
-    """(mtime_ns, size) of every file index would look at, by relative path."""
+def snapshot(root: Path, extra_paths: Iterable[Path] = ()) -> Snapshot:
+    """(mtime_ns, size) of every file index would look at, by relative path (an extra
+    path's files by their absolute path)."""
     out: Snapshot = {}
+    for extra in extra_paths:
+        walked = os.walk(extra) if extra.is_dir() else [(str(extra.parent), [], [extra.name])]
+        for dirpath, dirnames, filenames in walked:
+            dirnames[:] = [d for d in dirnames if not d.startswith(".") and d != MEMORY_DIR]
+            for name in filenames:
+                path = Path(dirpath) / name
+                try:
+                    st = path.stat()
+                except OSError:
+                    continue
+                out[path.as_posix()] = (st.st_mtime_ns, st.st_size)
     for entry in root.iterdir() if root.is_dir() else []:
         if entry.name.lower() in TOP_FILES and entry.is_file():
             st = entry.stat()
@@ -59,14 +71,14 @@ def watch(
     that are new or changed, just before the index that reads them.
     """
     stop = stop or threading.Event()
-    seen = snapshot(settings.workspace)
+    seen = snapshot(settings.workspace, settings.extra_paths)
     report = index_workspace(settings)
     if on_index:
         on_index(report)
     indexed = seen  # the files the last index saw
     changed_at: float | None = None
     while not stop.wait(interval):
-        now = snapshot(settings.workspace)
+        now = snapshot(settings.workspace, settings.extra_paths)
         if now != seen:
             seen, changed_at = now, time.monotonic()
             continue

@@ -68,7 +68,7 @@ def file_role(path: str) -> tuple[Role, date | None, str | None]:
     """What a workspace-relative path is: its role, its day, and a warning for a bad date."""
     p = PurePosixPath(path)
     parts = p.parts
-    if len(parts) == 1 and p.name.lower() == "memory.md":
+    if len(parts) == 1 and p.name.lower() in ("memory.md", "user.md"):
         return "core", None, None
     if len(parts) == 1 and p.name.lower() == "soul.md":
         return "soul", None, None

@@ -4,6 +4,14 @@ Symlinks that leave the workspace are not followed, binary files are skipped, an
 is not a regular file (a FIFO, a socket, a device) is skipped without being opened for a
 blocking read, invalid UTF-8 is decoded with replacement characters; each of these leaves a
 :class:`Notice`.
+
+The workspace's top holds the core file, ``MEMORY.md`` (OpenClaw's name; ``memory.md`` is the
+legacy one), ``USER.md`` (who the user is) and ``SOUL.md``. When both ``MEMORY.md`` and
+``memory.md`` exist (a case-sensitive file system), both are indexed, so nothing is lost, with a
+notice naming both: ``MEMORY.md`` wins as the file ``graphmem core`` edits and reflect reads, and
+``memory.md`` is for merging into it. Settings' ``extra_paths`` add Markdown from elsewhere, indexed
+as undated notes, cited by their workspace-relative path when inside the workspace and by their
+absolute path when not.
 """
 
 from __future__ import annotations
@@ -11,15 +19,27 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from graphmem.config import MEMORY_DIR
 from graphmem.parse.blocks import Notice
 
-#: Top-level files that are indexed; everything else indexed lives in memory/ and bank/.
-TOP_FILES = {"memory.md", "soul.md"}
+#: Top-level files that are indexed (compared lower-cased); everything else indexed lives in
+#: memory/ and bank/, or in the settings' extra paths.
+TOP_FILES = {"memory.md", "user.md", "soul.md"}
 TOP_DIRS = ("memory", "bank")
+#: The core file, as OpenClaw names it, and the legacy name it replaced.
+CORE_FILE = "MEMORY.md"
+LEGACY_CORE_FILE = "memory.md"
+#: OpenClaw's bootstrap files: a workspace with one of them at its top is OpenClaw's.
+OPENCLAW_FILES = ("AGENTS.md", "SOUL.md", "USER.md", "IDENTITY.md", "TOOLS.md", "HEARTBEAT.md")
+#: The notice when both core files exist.
+BOTH_CORE = (
+    "both MEMORY.md and memory.md exist: both are indexed; MEMORY.md is the core file "
+    "(graphmem core edits it), so merge memory.md into it and delete memory.md"
+)
 _SNIFF = 8192
 
 
@@ -92,8 +112,63 @@ def _irregular(path: Path) -> str | None:
     return None if stat.S_ISREG(mode) else kind_of(mode)
 
 
-def discover(root: Path) -> tuple[list[SourceFile], list[Notice]]:
-    """Every indexable file under `root`, sorted by path, and notices about skipped ones."""
+def is_openclaw_workspace(root: Path) -> bool:
+    """Whether OpenClaw laid out `root`: one of its bootstrap files is at the top."""
+    try:
+        names = {entry.name for entry in root.iterdir()}
+    except OSError:
+        return False
+    return any(name in names for name in OPENCLAW_FILES)
+
+
+def _extra_files(
+    root: Path, extra: Path, taken: set[str], seen_dirs: set[tuple[int, int]]
+) -> tuple[list[tuple[Path, str]], list[Notice]]:
+    """The Markdown files of one extra path (a file or a folder), with their cited names."""
+
+    def cited(path: Path) -> str:
+        try:
+            return path.relative_to(root).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+    if not extra.exists():
+        return [], [Notice(cited(extra), 0, "extra path does not exist; skipped")]
+    if not extra.is_dir():
+        if not extra.name.lower().endswith(".md"):
+            return [], [Notice(cited(extra), 0, "extra path is not a Markdown file; skipped")]
+        if (kind := _irregular(extra)) is not None:
+            return [], [Notice(cited(extra), 0, f"{kind}, not a regular file; skipped")]
+        return ([(extra, cited(extra))] if cited(extra) not in taken else []), []
+    found: list[tuple[Path, str]] = []
+    notices: list[Notice] = []
+    for dirpath, dirnames, filenames in os.walk(extra, followlinks=True):
+        here = Path(dirpath)
+        try:
+            st = here.stat()
+        except OSError:
+            dirnames[:] = []
+            continue
+        if (st.st_dev, st.st_ino) in seen_dirs:
+            dirnames[:] = []  # a loop, or a folder indexed already
+            continue
+        seen_dirs.add((st.st_dev, st.st_ino))
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != MEMORY_DIR)
+        for name in sorted(filenames):
+            path = here / name
+            rel = cited(path)
+            if name.startswith(".") or not name.lower().endswith(".md") or rel in taken:
+                continue
+            if (kind := _irregular(path)) is not None:
+                notices.append(Notice(rel, 0, f"{kind}, not a regular file; skipped"))
+                continue
+            found.append((path, rel))
+    return found, notices
+
+
+def discover(root: Path, extra_paths: Iterable[Path] = ()) -> tuple[list[SourceFile], list[Notice]]:
+    """Every indexable file under `root` and in `extra_paths`, sorted by path, and notices
+    about skipped ones."""
     root = root.resolve()
     found: list[tuple[Path, str]] = []
     notices: list[Notice] = []
@@ -146,6 +221,14 @@ def discover(root: Path) -> tuple[list[SourceFile], list[Notice]]:
                     notices.append(Notice(relp, 0, f"{kind}, not a regular file; skipped"))
                     continue
                 found.append((path, relp))
+    names = {rel for _, rel in found}
+    if CORE_FILE in names and LEGACY_CORE_FILE in names:
+        notices.append(Notice(LEGACY_CORE_FILE, 0, BOTH_CORE))
+    for extra in extra_paths:
+        more, said = _extra_files(root, extra, names, seen_dirs)
+        found.extend(more)
+        names.update(rel for _, rel in more)
+        notices.extend(said)
     files: list[SourceFile] = []
     for path, rel in found:
         try:

@@ -681,8 +681,12 @@ def regenerate(
                 recent_days[r["id"]] = r["day"]
         block = _entity_block(card, data, rel, pages, recent_days, now)
         changes.append(_apply(rel, target, block, header, dry_run))
-    memory_path = workspace / "memory.md"
-    memory = memory_path.read_text("utf-8", errors="replace") if memory_path.is_file() else ""
+    # MEMORY.md and the legacy memory.md both: a fact in either is in core memory already
+    memory = "\n".join(
+        (workspace / name).read_text("utf-8", errors="replace")
+        for name in dict.fromkeys(("MEMORY.md", "memory.md"))
+        if (workspace / name).is_file()
+    )
     for rel, title, block in (
         ("bank/world.md", "World", _world_block(data, pages)),
         ("bank/experience.md", "Experience", _experience_block(data)),

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from graphmem.reflect.facts import _Data
 
 #: The core files, in the order a proposal to add a line picks one.
-CORE_FILES = ("memory.md", "MEMORY.md")
+CORE_FILES = ("MEMORY.md", "memory.md")
 #: A line's bullet marker and indentation, kept when its text is replaced.
 _MARKER = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])?[ \t]*")
 _DIGITS = re.compile(r"\d+")

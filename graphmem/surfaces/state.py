@@ -8,6 +8,7 @@ daemon never imports the CLI: it is handed the command to run instead.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -19,6 +20,8 @@ class State:
     """One process's command state (the daemon runs one command at a time)."""
 
     settings: Settings | None = None
+    #: The global --extra-path values (None: not given), kept for a later --workspace.
+    extra_paths: list[Path] | None = None
     #: Set by a resident process (``graphmem daemon``): the Memory to reuse for settings.
     keep: Callable[[Settings], Memory] | None = None
 
@@ -29,4 +32,5 @@ state = State()
 def reset(keep: Callable[[Settings], Memory] | None = None) -> None:
     """Forget the last command's settings; `keep` gives the next ones their Memory."""
     state.settings = None
+    state.extra_paths = None
     state.keep = keep

@@ -6,9 +6,10 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 
+import { captureCandidates, captureStatement, recallContext, recallQuery } from "./src/auto.js";
 import { registerGraphmemMemoryCli } from "./src/cli.js";
-import { resolvePluginSettings } from "./src/graphmem.js";
-import { MEMORY_CORE_WARNING, memoryCoreEnabled } from "./src/mapping.js";
+import { memoryExtraPaths, resolvePluginSettings } from "./src/graphmem.js";
+import { MEMORY_CORE_WARNING, buildRetainBullet, citationsModeOf, includeCitations, memoryCoreEnabled } from "./src/mapping.js";
 import { closeAllMcpClients } from "./src/mcp.js";
 import { GraphmemMemoryManager, resolveWorkspace } from "./src/manager.js";
 import {
@@ -78,6 +79,11 @@ async function listWorkspaceArtifacts(workspaceDir, agentIds) {
   return out;
 }
 
+/** Whether this process is the gateway (where the hooks run), not a one-shot `openclaw` command. */
+function inGateway() {
+  return process.argv.slice(2).includes("gateway");
+}
+
 function agentIdsOf(cfg) {
   const agents = cfg?.agents;
   if (agents?.entries && typeof agents.entries === "object" && !Array.isArray(agents.entries)) {
@@ -110,7 +116,7 @@ export default {
     // (api.config, not the runtime: some registration modes hand plugins an unavailable runtime.)
     if (memoryCoreEnabled(api.config)) api.logger?.warn?.(`graphmem: ${MEMORY_CORE_WARNING}`);
     const managerFor = (cfg, agentId, { longLived = false } = {}) => {
-      const s = settings();
+      const s = { ...settings(), extraPaths: memoryExtraPaths(cfg, agentId ?? "main") };
       return new GraphmemMemoryManager({
         settings: s,
         agentId,
@@ -161,11 +167,59 @@ export default {
       const cfg = (ctx?.getRuntimeConfig?.() ?? ctx?.runtimeConfig ?? ctx?.config ?? liveConfig()) || {};
       return managerFor(cfg, ctx?.agentId ?? "main", { longLived: true });
     };
-    api.registerTool((ctx) => createMemorySearchTool(toolManager(ctx)), { names: ["memory_search"] });
+    const toolConfig = (ctx) => () => (ctx?.getRuntimeConfig?.() ?? ctx?.runtimeConfig ?? ctx?.config ?? liveConfig()) || {};
+    api.registerTool(
+      (ctx) => createMemorySearchTool(toolManager(ctx), { getConfig: toolConfig(ctx), sessionKey: ctx?.sessionKey }),
+      { names: ["memory_search"] },
+    );
     api.registerTool((ctx) => createMemoryGetTool(toolManager(ctx)), { names: ["memory_get"] });
     // about, timeline, opinions, store, forget, reflect, core: one CLI run each, --json.
     for (const spec of GRAPHMEM_TOOL_SPECS) {
       api.registerTool((ctx) => createGraphmemTool(spec, toolManager(ctx)), { names: [spec.name] });
+    }
+
+    // Auto-recall (opt-in): graphmem's top results for the user's message join the turn's context.
+    // Needs plugins.entries.graphmem.hooks.allowConversationAccess true (a non-bundled plugin).
+    if (typeof api.on === "function" && settings().autoRecall) {
+      if (inGateway()) api.logger?.info?.("graphmem: auto-recall on (before_prompt_build)");
+      api.on("before_prompt_build", async (event, ctx) => {
+        const s = settings();
+        const query = recallQuery(event, s.recallMaxChars);
+        if (query.length < 3) return undefined;
+        try {
+          const manager = managerFor(liveConfig(), ctx?.agentId ?? "main", { longLived: true });
+          const results = await manager.search(query, { maxResults: s.autoRecallMaxResults, minScore: s.autoRecallMinScore, sessionKey: ctx?.sessionKey });
+          const citations = includeCitations(citationsModeOf(liveConfig()), ctx?.sessionKey);
+          const context = recallContext(results, { maxChars: s.recallMaxChars, citations });
+          return context ? { prependContext: context } : undefined;
+        } catch (err) {
+          api.logger?.warn?.(`graphmem auto-recall: ${err instanceof Error ? err.message : String(err)}`);
+          return undefined;
+        }
+      });
+    }
+    // Auto-capture (opt-in): a user message that asks to be remembered becomes a Retain bullet
+    // written by `graphmem retain` into today's log, so Markdown stays the source of truth.
+    if (typeof api.on === "function" && settings().autoCapture) {
+      if (inGateway()) api.logger?.info?.("graphmem: auto-capture on (agent_end -> graphmem retain)");
+      const seen = new Set();
+      api.on("agent_end", async (event, ctx) => {
+        if (event?.success === false) return;
+        const s = settings();
+        const picked = captureCandidates(event?.messages, { maxChars: s.captureMaxChars, seen, extraTriggers: s.captureTriggers });
+        if (picked.length === 0) return;
+        const manager = managerFor(liveConfig(), ctx?.agentId ?? "main");
+        for (const { text, kind } of picked) {
+          seen.add(text);
+          try {
+            const bullet = buildRetainBullet({ text: captureStatement(text), entities: [s.captureEntity], kind, confidence: kind === "opinion" ? 0.8 : undefined });
+            await manager.retain(bullet);
+          } catch (err) {
+            api.logger?.warn?.(`graphmem auto-capture: ${err instanceof Error ? err.message : String(err)}`);
+          }
+        }
+        if (seen.size > 500) seen.clear();
+      });
     }
 
     // Two roots: `memory` (memory-core's name, free once memory-core is disabled) and

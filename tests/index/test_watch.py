@@ -38,6 +38,24 @@ def test_snapshot_sees_memory_bank_and_core_files_only(make_workspace: WriteFile
     assert sorted(snapshot(root)) == ["bank/entities/P.md", "memory.md", "memory/2025-01-01.md"]
 
 
+def test_snapshot_watches_user_md_and_the_extra_paths(
+    make_workspace: WriteFiles, tmp_path: Path
+) -> None:
+    root = make_workspace({"USER.md": "x", "MEMORY.md": "x"})
+    notes = tmp_path / "notes"
+    (notes / ".hidden").mkdir(parents=True)
+    (notes / "a.md").write_text("x", encoding="utf-8")
+    (notes / ".hidden" / "b.md").write_text("x", encoding="utf-8")
+    single = tmp_path / "runbook.md"
+    single.write_text("x", encoding="utf-8")
+    seen = snapshot(root, [notes, single])
+    assert sorted(seen) == sorted(
+        ["MEMORY.md", "USER.md", (notes / "a.md").as_posix(), single.as_posix()]
+    )
+    (notes / "a.md").write_text("longer", encoding="utf-8")
+    assert snapshot(root, [notes, single]) != seen
+
+
 def test_a_change_is_indexed_after_the_quiet_period(make_workspace: WriteFiles) -> None:
     root = make_workspace({"memory/2025-11-01.md": "## Retain\n- W @Peter: Lives in Lisbon\n"})
     reports: list[IndexReport] = []

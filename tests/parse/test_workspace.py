@@ -15,6 +15,7 @@ def test_only_memory_bank_and_core_files_are_indexed(make_workspace: WriteFiles)
         {
             "memory.md": "core",
             "SOUL.md": "soul",
+            "USER.md": "user",
             "README.md": "not memory",
             "memory/2025-01-01.md": "day",
             "memory/sub/2025-01-02.md": "nested day",
@@ -25,6 +26,7 @@ def test_only_memory_bank_and_core_files_are_indexed(make_workspace: WriteFiles)
     files, notices = discover(root)
     assert [f.path for f in files] == [
         "SOUL.md",
+        "USER.md",
         "bank/entities/Peter.md",
         "memory.md",
         "memory/2025-01-01.md",

@@ -137,9 +137,19 @@ def _main(
             "--version", is_eager=True, callback=_version, help="Print the version and exit."
         ),
     ] = False,
+    extra_path: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--extra-path",
+            metavar="PATH",
+            help="Also index this file or folder's Markdown as undated notes (repeatable; "
+            "default: $GRAPHMEM_EXTRA_PATHS, else the config's extra_paths).",
+        ),
+    ] = None,
 ) -> None:
+    state.extra_paths = extra_path or None
     try:
-        state.settings = resolve_settings(workspace)
+        state.settings = resolve_settings(workspace, extra_paths=state.extra_paths)
     except GraphmemError as exc:
         raise fail(str(exc)) from None
 
@@ -148,8 +158,8 @@ def settings(workspace: Path | None = None) -> Settings:
     """The settings: `workspace` given after the command name wins over the one before it
     (resolved by the callback) and the environment."""
     if workspace is not None:
-        state.settings = resolve_settings(workspace)
-    return state.settings or resolve_settings()
+        state.settings = resolve_settings(workspace, extra_paths=state.extra_paths)
+    return state.settings or resolve_settings(extra_paths=state.extra_paths)
 
 
 def memory(workspace: Path | None = None) -> Memory:

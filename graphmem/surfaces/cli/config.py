@@ -43,6 +43,7 @@ def config_show(json_out: JsonOpt = False, workspace: WorkspaceOpt = None) -> No
         "embed_model": s.embed_model,
         "model_cache": str(s.model_cache) if s.model_cache is not None else None,
         "large_file_bytes": s.large_file_bytes,
+        "extra_paths": [str(p) for p in s.extra_paths],
         "recall_preset": s.recall_preset,
         "recall": asdict(s.recall),
     }

@@ -25,7 +25,10 @@ if TYPE_CHECKING:
 @app.command()
 @guarded
 def init(json_out: JsonOpt = False, workspace: WorkspaceOpt = None) -> None:
-    """Start a workspace: memory/, bank/entities/, memory.md and a README of the syntax.
+    """Start a workspace: memory/, bank/entities/, the core file and a README of the syntax.
+
+    The core file is MEMORY.md in a workspace OpenClaw laid out (AGENTS.md, SOUL.md, ...),
+    else memory.md; one already there is kept.
 
     Never overwrites a file that is there. Example: graphmem -w ~/notes init
     """
@@ -115,15 +118,19 @@ def status(json_out: JsonOpt = False, workspace: WorkspaceOpt = None) -> None:
     with memory(workspace) as mem:
         st = mem.status()
         empty = empty_notice(mem.workspace) if st.files == 0 else None
+        extra = [str(p) for p in mem.settings.extra_paths]
     if json_out:
         data = st.__dict__ | {
             "fresh": st.fresh,
             "warnings": [str(w) for w in st.warnings],
             "notice": empty,
+            "extra_paths": extra,
         }
         _echo_json(data)
         return
     typer.echo(f"workspace  {st.workspace}")
+    if extra:
+        typer.echo(f"extra      {', '.join(extra)} (counted in files)")
     if empty:
         typer.echo(f"files      0: {empty}")
     if st.generation is None:

@@ -1,5 +1,8 @@
 // `openclaw memory status|index|search`, answered by graphmem. Same flags as
 // memory-core's namespace where they mean the same thing.
+import fs from "node:fs/promises";
+import path from "node:path";
+
 import {
   aboutArgs,
   opinionsArgs,
@@ -80,6 +83,21 @@ function reportFailure(err, agentId, json) {
 }
 
 /**
+ * `memory status --fix`: a lone legacy memory.md becomes MEMORY.md (OpenClaw's canonical
+ * name; nothing else changes, and nothing is renamed when both exist: that merge is the
+ * user's, see the status warning). Returns what it did, in words.
+ */
+export async function fixWorkspace(workspaceDir) {
+  const names = await fs.readdir(workspaceDir).catch(() => null);
+  if (names === null) return [];
+  if (names.includes("memory.md") && !names.includes("MEMORY.md")) {
+    await fs.rename(path.join(workspaceDir, "memory.md"), path.join(workspaceDir, "MEMORY.md"));
+    return ["renamed memory.md to MEMORY.md (OpenClaw's core file name)"];
+  }
+  return [];
+}
+
+/**
  * @param program commander root (`openclaw`)
  * @param deps { getManager(cfg, agentId), getConfig() }
  * @param name root command: "memory", or "graphmem" (always free, even when memory-core claims "memory")
@@ -104,6 +122,7 @@ export function registerGraphmemMemoryCli(program, deps, name = "memory") {
     .option("--json", "Print JSON")
     .option("--deep", "Also probe embeddings (same as plain status for graphmem)")
     .option("--index", "Reindex first if the index is stale")
+    .option("--fix", "Repair what graphmem can: rename a lone legacy memory.md to MEMORY.md, reindex a stale or missing index")
     .option("--verbose", "Verbose output", false)
     .action(async (opts) => {
       const cfg = deps.getConfig();
@@ -112,12 +131,17 @@ export function registerGraphmemMemoryCli(program, deps, name = "memory") {
       for (const agentId of ids) {
         const manager = deps.getManager(cfg, agentId);
         try {
+          const fixed = opts.fix ? await fixWorkspace(manager.workspaceDir) : [];
           let status = await manager.refreshStatus();
-          if (opts.index && status.dirty) {
+          if ((opts.index || opts.fix) && (status.dirty || fixed.length > 0)) {
             await manager.sync({});
             status = await manager.refreshStatus();
+            if (opts.fix) fixed.push("reindexed (openclaw memory index)");
           }
-          all.push({ agentId, status });
+          all.push({ agentId, status, ...(opts.fix ? { fixed } : {}) });
+          if (!opts.json && opts.fix) {
+            process.stdout.write(fixed.length ? fixed.map((f) => `fixed: ${f}\n`).join("") : "fixed: nothing to fix\n");
+          }
           if (!opts.json) {
             const lines = formatStatusLines(agentId, status, { memoryCoreEnabled: memoryCoreEnabled(cfg) });
             process.stdout.write(`${lines.join("\n")}\n`);
@@ -300,7 +324,42 @@ export function registerGraphmemMemoryCli(program, deps, name = "memory") {
       .option("--now <day>", "Reference day for --since"),
   ).action(passthrough((o) => reflectArgs({ since: o.since, dryRun: o.dryRun, now: o.now })));
 
+  common(
+    memory
+      .command("triggers")
+      .description("Active Memory's trigger candidates: the core-file lines a message naming someone injects")
+      .argument("[message]", "Only the lines this message would trigger (it names one of their triggers)"),
+  ).action(async (message, opts) => {
+    const cfg = deps.getConfig();
+    const agentId = opts.agent ?? defaultAgentId(cfg);
+    try {
+      const all = await deps.getManager(cfg, agentId).listTriggerCandidates({});
+      const shown = message ? matchTriggers(all, message) : all;
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify({ candidates: shown, provider: "graphmem" }, null, 2)}\n`);
+        return;
+      }
+      if (shown.length === 0) process.stdout.write("No trigger candidates.\n");
+      for (const c of shown) process.stdout.write(`${c.citation}  [${c.triggers}]\n  ${c.snippet}\n`);
+    } catch (err) {
+      reportFailure(err, agentId, opts.json);
+    }
+  });
+
   memory.action(() => {
     memory.outputHelp();
   });
+}
+
+/** The candidates one of whose trigger phrases `message` contains as whole words (case-insensitive). */
+export function matchTriggers(candidates, message) {
+  const words = new Set(String(message).toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []);
+  return candidates.filter((c) =>
+    String(c.triggers ?? "")
+      .split(";")
+      .some((phrase) => {
+        const need = phrase.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+        return need.length > 0 && need.every((w) => words.has(w));
+      }),
+  );
 }

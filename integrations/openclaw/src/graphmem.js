@@ -37,6 +37,15 @@ export function resolvePluginSettings(raw) {
     env: cfg.env && typeof cfg.env === "object" ? cfg.env : {},
     // auto: the gateway's tools keep one `graphmem serve` per workspace; `openclaw memory` runs the CLI.
     transport: cfg.transport === "cli" || cfg.transport === "mcp" ? cfg.transport : "auto",
+    // opt-in, as memory-lancedb's: recall before each prompt, capture "remember ..." after each turn
+    autoRecall: cfg.autoRecall === true,
+    autoRecallMaxResults: Number.isInteger(cfg.autoRecallMaxResults) && cfg.autoRecallMaxResults > 0 ? cfg.autoRecallMaxResults : 3,
+    autoRecallMinScore: typeof cfg.autoRecallMinScore === "number" ? cfg.autoRecallMinScore : undefined,
+    recallMaxChars: Number.isInteger(cfg.recallMaxChars) && cfg.recallMaxChars >= 100 ? cfg.recallMaxChars : 1000,
+    autoCapture: cfg.autoCapture === true,
+    captureEntity: typeof cfg.captureEntity === "string" && cfg.captureEntity.trim() ? cfg.captureEntity.trim() : "User",
+    captureMaxChars: Number.isInteger(cfg.captureMaxChars) && cfg.captureMaxChars >= 100 ? cfg.captureMaxChars : 500,
+    captureTriggers: Array.isArray(cfg.captureTriggers) ? cfg.captureTriggers.map(String) : [],
   };
 }
 
@@ -60,9 +69,36 @@ export function notFoundMessage(command) {
   });
 }
 
+/**
+ * OpenClaw's `memory.search.extraPaths` (and the agent's own), as graphmem's repeatable
+ * `--extra-path`: each string or `{ path }` (a `pattern` is not applied: graphmem indexes
+ * every Markdown file under the path), `~` expanded; relative ones graphmem resolves
+ * against the workspace, as OpenClaw does.
+ */
+export function memoryExtraPaths(cfg, agentId) {
+  const agents = cfg?.agents;
+  const entry =
+    (agents?.entries && typeof agents.entries === "object" ? agents.entries[agentId] : null) ??
+    (Array.isArray(agents?.list) ? agents.list.find((a) => a?.id === agentId) : null);
+  const all = [...(cfg?.memory?.search?.extraPaths ?? []), ...(entry?.memory?.search?.extraPaths ?? [])];
+  const out = [];
+  for (const item of all) {
+    const raw = typeof item === "string" ? item : typeof item?.path === "string" ? item.path : "";
+    const p = raw.trim();
+    if (p && !out.includes(expandHome(p))) out.push(expandHome(p));
+  }
+  return out;
+}
+
+/** graphmem's global arguments: the workspace and the extra paths. */
+export function globalArgs(settings, workspace) {
+  const extra = Array.isArray(settings.extraPaths) ? settings.extraPaths.flatMap((p) => ["--extra-path", p]) : [];
+  return [...settings.args, "--workspace", workspace, ...extra];
+}
+
 /** Run `graphmem --workspace WS ...args`; resolves { stdout, stderr }. */
 export function runGraphmem(settings, workspace, args, { timeoutMs, signal } = {}) {
-  const argv = [...settings.args, "--workspace", workspace, ...args];
+  const argv = [...globalArgs(settings, workspace), ...args];
   return new Promise((resolve, reject) => {
     execFile(
       settings.command,

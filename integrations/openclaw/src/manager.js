@@ -16,22 +16,61 @@ import {
   timelineArgs,
 } from "./graphmem.js";
 import { mcpClientFor, recallToolArgs } from "./mcp.js";
-import { coreFileState, filterPacketsByEntity, parseCitation, recallToResults, statusToProviderStatus } from "./mapping.js";
+import {
+  coreFileNames,
+  coreFileState,
+  filterPacketsByEntity,
+  parseCitation,
+  recallToResults,
+  statusToProviderStatus,
+  triggerCandidates,
+} from "./mapping.js";
 
 const DEFAULT_READ_LINES = 200;
+
+/** OpenClaw's per-search deadline channel (a symbol-keyed option; see the memory host SDK). */
+function deadlineControl(opts) {
+  for (const key of Object.getOwnPropertySymbols(opts ?? {})) {
+    if (key.description === "openclaw.memory-search-deadline-control") {
+      const control = opts[key];
+      if (control && typeof control.report === "function") return control;
+    }
+  }
+  return null;
+}
+
+/** `work`, or a rejection as soon as `signal` aborts (the work itself runs on). */
+export function abortable(work, signal) {
+  if (!signal) return work;
+  signal.throwIfAborted();
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error("memory search aborted"));
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (err) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(err);
+      },
+    );
+  });
+}
 const MAX_READ_CHARS = 40_000;
 
 /** The agent's workspace: plugin override, else OpenClaw's own resolution. */
 export function resolveWorkspace({ settings, cfg, agentId, runtime }) {
   if (settings.workspace) return path.resolve(settings.workspace);
-  const resolver = runtime?.agent?.resolveAgentWorkspaceDir;
-  if (typeof resolver === "function") {
-    try {
-      const dir = resolver(cfg ?? {}, agentId ?? "main");
-      if (typeof dir === "string" && dir) return dir;
-    } catch {
-      // fall through to the documented default
-    }
+  try {
+    // (a registration that does not activate plugins, as `openclaw status` makes, may hand
+    // over a runtime whose every property access throws)
+    const resolver = runtime?.agent?.resolveAgentWorkspaceDir;
+    const dir = typeof resolver === "function" ? resolver(cfg ?? {}, agentId ?? "main") : null;
+    if (typeof dir === "string" && dir) return dir;
+  } catch {
+    // fall through to the configured or documented default
   }
   const configured = cfg?.agents?.defaults?.workspace;
   if (typeof configured === "string" && configured.trim()) {
@@ -118,12 +157,27 @@ export class GraphmemMemoryManager {
    * with `about` and asks recall for more candidates than it returns.
    */
   async search(query, opts = {}) {
+    // graphmem indexes the workspace's memory files, not session transcripts: a search of
+    // `sessions` only has nothing to say (as memory-core's, with sessions off).
+    if (Array.isArray(opts.sources) && opts.sources.length > 0 && !opts.sources.includes("memory")) return [];
+    opts.signal?.throwIfAborted?.();
     const k = Number.isInteger(opts.maxResults) && opts.maxResults > 0 ? opts.maxResults : this.settings.maxResults;
     const card = opts.entity ? await this.about(opts.entity, { now: opts.now }) : null;
     const want = card ? Math.min(1000, Math.max(k * 5, 50)) : k;
     let packets;
     if (this.useMcp && !opts.lexicalOnly) {
-      const out = await mcpClientFor(this.settings, this.workspaceDir).callTool("memory_recall", recallToolArgs(query, { ...opts, k: want }));
+      const client = mcpClientFor(this.settings, this.workspaceDir);
+      // Starting `graphmem serve` (loading its models) is not search time: the caller's
+      // deadline pauses while it starts, as for memory-core's cold local embedding service.
+      const control = deadlineControl(opts);
+      const cold = !client.ready;
+      if (cold) control?.report("pause");
+      try {
+        await abortable(client.start(), opts.signal);
+      } finally {
+        if (cold) control?.report("resume");
+      }
+      const out = await abortable(client.callTool("memory_recall", recallToolArgs(query, { ...opts, k: want })), opts.signal);
       packets = out?.packets;
     } else {
       const args = recallArgs(query, {
@@ -140,6 +194,29 @@ export class GraphmemMemoryManager {
     }
     if (card) packets = filterPacketsByEntity(packets, card, k);
     return recallToResults(packets, { minScore: opts.minScore });
+  }
+
+  /**
+   * Active Memory's quick trigger step: the curated lines of the core files (MEMORY.md,
+   * legacy memory.md, USER.md), each with the names it mentions (and their aliases) as
+   * trigger phrases, so a message naming Peter or Pete injects what MEMORY.md says of him.
+   */
+  async listTriggerCandidates(opts = {}) {
+    const limit = Math.max(1, Math.min(512, Math.floor(opts?.limit ?? 512)));
+    const files = [];
+    for (const name of coreFileNames(await fs.readdir(this.workspaceDir).catch(() => []))) {
+      const text = await fs.readFile(path.join(this.workspaceDir, name), "utf8").catch(() => null);
+      if (text !== null) files.push({ path: name, text });
+    }
+    if (files.length === 0) return [];
+    let entities = [];
+    try {
+      const out = await graphmemJson(this.settings, this.workspaceDir, ["entities", "--json"]);
+      entities = Array.isArray(out) ? out : Array.isArray(out?.entities) ? out.entities : [];
+    } catch {
+      // no index yet: the names as written still trigger
+    }
+    return triggerCandidates(files, entities).slice(0, limit);
   }
 
   // The other graphmem verbs, one CLI run each with --json.

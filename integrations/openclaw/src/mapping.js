@@ -382,8 +382,9 @@ export function coreFileState(names) {
       file: "MEMORY.md",
       files: ["MEMORY.md", "memory.md"],
       warning:
-        "both MEMORY.md and legacy memory.md exist: OpenClaw loads only MEMORY.md and graphmem's core proposals " +
-        "edit memory.md; merge them with `openclaw doctor --fix` (it keeps a backup), then `openclaw memory index`.",
+        "both MEMORY.md and legacy memory.md exist: OpenClaw loads only MEMORY.md; graphmem indexes both (nothing is " +
+        "lost) and its core proposals edit MEMORY.md. Merge memory.md into MEMORY.md (`openclaw doctor --fix` keeps a " +
+        "backup), delete memory.md, then `openclaw memory index`.",
     };
   }
   if (canonical) return { file: "MEMORY.md", files: ["MEMORY.md"] };
@@ -397,4 +398,102 @@ export function coreFileState(names) {
     };
   }
   return { file: null, files: [], note: "no MEMORY.md yet (optional; graphmem indexes memory/*.md and bank/ without it)" };
+}
+
+/** The core files graphmem indexes that `names` (a folder's entries, exact case) holds, in order. */
+export function coreFileNames(names) {
+  const set = new Set(Array.isArray(names) ? names : []);
+  return ["MEMORY.md", "memory.md", "USER.md"].filter((n) => set.has(n));
+}
+
+const BULLET = /^\s*(?:[-*+]|\d{1,9}[.)])\s+/u;
+const TYPED = /^(?:[WBS]|O(?:\([^)\n]{0,40}\))?)\s+(?=@)/u;
+const MENTION = /@([\p{L}\p{N}_][\p{L}\p{N}_'.-]{0,80})/gu;
+const LABEL = /^([\p{L}][\p{L}\p{N} _-]{0,40}):\s/u;
+const WORDS = /[\p{L}\p{N}_]+/gu;
+
+/**
+ * Active Memory trigger candidates from the core files' lines: each line that names someone
+ * or something (an @mention, a known entity's name or alias, or a "Label:" prefix) becomes a
+ * MemorySearchResult whose `triggers` are those names, `;`-separated (all of an entity's
+ * aliases, so "Pete" triggers Peter's lines). `files`: [{ path, text }]; `entities`:
+ * `graphmem entities --json`. Curated by the owner, so eligible for automatic injection.
+ */
+export function triggerCandidates(files, entities = []) {
+  const byWord = new Map();
+  const multi = [];
+  for (const e of Array.isArray(entities) ? entities : []) {
+    const names = [e?.name, ...(Array.isArray(e?.aliases) ? e.aliases : [])].filter((n) => typeof n === "string" && n.trim());
+    if (names.length === 0) continue;
+    for (const n of names) {
+      const words = n.toLowerCase().match(WORDS) ?? [];
+      if (words.length === 1) byWord.set(words[0], names);
+      else if (words.length > 1) multi.push([n.toLowerCase(), names]);
+    }
+  }
+  const out = [];
+  for (const { path, text } of files) {
+    const lines = String(text ?? "").split("\n");
+    lines.forEach((raw, i) => {
+      const line = raw.trim();
+      if (!line || line.startsWith("#") || line.startsWith("<!--")) return;
+      let body = line.replace(BULLET, "");
+      body = body.replace(TYPED, "");
+      const triggers = new Set();
+      for (const m of body.matchAll(MENTION)) {
+        const name = m[1].replace(/[.'-]+$/u, "");
+        if (name) triggers.add(name);
+        const known = byWord.get(name.toLowerCase());
+        if (known) known.forEach((n) => triggers.add(n));
+      }
+      for (const w of body.toLowerCase().match(WORDS) ?? []) {
+        const known = byWord.get(w);
+        if (known) known.forEach((n) => triggers.add(n));
+      }
+      const lower = body.toLowerCase();
+      for (const [name, names] of multi) if (lower.includes(name)) names.forEach((n) => triggers.add(n));
+      const label = body.startsWith("@") ? null : LABEL.exec(body);
+      if (label) triggers.add(label[1].trim());
+      if (triggers.size === 0) return;
+      const n = i + 1;
+      out.push({
+        path,
+        startLine: n,
+        endLine: n,
+        score: 1,
+        snippet: body,
+        source: "memory",
+        citation: `${path}#L${n}`,
+        triggers: [...triggers].join(";"),
+        provenance: { originClass: "owner", sessionKind: "interactive" },
+      });
+    });
+  }
+  return out;
+}
+
+/** `memory.citations`: "on", "off" or "auto" (the default; anything else is auto). */
+export function citationsModeOf(cfg) {
+  const mode = cfg?.memory?.citations;
+  return mode === "on" || mode === "off" ? mode : "auto";
+}
+
+/**
+ * Whether a search's results carry citations, as memory-core decides: always with "on",
+ * never with "off"; with "auto" in a direct chat, not in a group or channel session.
+ */
+export function includeCitations(mode, sessionKey) {
+  if (mode === "on") return true;
+  if (mode === "off") return false;
+  const rest = typeof sessionKey === "string" ? sessionKey.toLowerCase().split(":").slice(2) : [];
+  return !(rest.includes("channel") || rest.includes("group"));
+}
+
+/** Results as the agent sees them: with "Source: path#Lx" under each snippet, or with no citation at all. */
+export function presentResults(results, include) {
+  return results.map((r) => {
+    if (include) return { ...r, snippet: `${r.snippet.trimEnd()}\n\nSource: ${r.citation}` };
+    const { citation: _citation, ...rest } = r;
+    return rest;
+  });
 }

@@ -3,7 +3,7 @@
 // memory_search costs a recall, not a Python start-up (measured in the note).
 import { spawn } from "node:child_process";
 
-import { GraphmemCommandError, notFoundMessage } from "./graphmem.js";
+import { GraphmemCommandError, globalArgs, notFoundMessage } from "./graphmem.js";
 
 const PROTOCOL_VERSION = "2025-11-25";
 const clients = new Map();
@@ -22,7 +22,7 @@ export class McpClient {
 
   start() {
     if (this.ready) return this.ready;
-    const argv = [...this.settings.args, "--workspace", this.workspace, "serve"];
+    const argv = [...globalArgs(this.settings, this.workspace), "serve"];
     const child = spawn(this.settings.command, argv, {
       env: { ...process.env, ...this.settings.env },
       stdio: ["pipe", "pipe", "pipe"],
@@ -150,7 +150,7 @@ export class McpClient {
 }
 
 function clientKey(settings, workspace) {
-  return JSON.stringify([settings.command, settings.args, workspace]);
+  return JSON.stringify([settings.command, settings.args, workspace, settings.extraPaths ?? []]);
 }
 
 /** One server per (command, workspace), shared by every caller in this process. */

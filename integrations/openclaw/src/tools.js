@@ -3,7 +3,15 @@
 // capability: about, timeline, opinions, store (retain), forget (retract),
 // reflect and core. Each calls the graphmem CLI with --json; each failure comes
 // back as { ok: false, code, error, action } with what to do next.
-import { buildRetainBullet, classifyError, shapeOpinions, shapeReflect } from "./mapping.js";
+import {
+  buildRetainBullet,
+  citationsModeOf,
+  classifyError,
+  includeCitations,
+  presentResults,
+  shapeOpinions,
+  shapeReflect,
+} from "./mapping.js";
 
 const WHEN = "30d, 2w, 6m, 1y, yesterday or YYYY-MM-DD";
 const KINDS = ["world", "experience", "opinion", "observation", "log"];
@@ -86,13 +94,24 @@ export function errorPayload(err, tool) {
   return { ok: false, tool, code, error, ...(action ? { action } : {}), ...(code === "GRAPHMEM_NOT_FOUND" ? { disabled: true } : {}) };
 }
 
-export function createMemorySearchTool(getManager) {
+/**
+ * `context`: { getConfig() -> OpenClaw config (for memory.citations), sessionKey } from the
+ * tool factory's context; citations follow memory.citations as memory-core's do.
+ */
+export function createMemorySearchTool(getManager, context = {}) {
   return {
     label: "Memory Search",
     name: "memory_search",
     description: SEARCH_DESCRIPTION,
     parameters: SEARCH_PARAMETERS,
     async execute(_toolCallId, params, signal) {
+      let cfg = {};
+      try {
+        cfg = context.getConfig?.() ?? {};
+      } catch {
+        // no config: citations stay on their default
+      }
+      const citations = citationsModeOf(cfg);
       if (params?.corpus === "sessions" || params?.corpus === "wiki") {
         return jsonResult({
           results: [],
@@ -110,10 +129,14 @@ export function createMemorySearchTool(getManager) {
           kind: params?.kind,
           entity: params?.entity,
           budget: params?.budget,
+          sessionKey: context.sessionKey,
+          sources: ["memory"],
           signal,
         });
-        return jsonResult({ results, provider: "graphmem", citations: "on", mode: "graphmem" });
+        const shown = presentResults(results, includeCitations(citations, context.sessionKey));
+        return jsonResult({ results: shown, provider: "graphmem", citations, mode: "graphmem" });
       } catch (err) {
+        if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error("memory_search aborted");
         return jsonResult(unavailablePayload(err));
       }
     },
@@ -144,7 +167,7 @@ export function createMemoryGetTool(getManager) {
 }
 
 /** The "## Memory Recall" system-prompt section, as memory-core writes it, with graphmem's citations. */
-export function buildPromptSection({ availableTools }) {
+export function buildPromptSection({ availableTools, citationsMode }) {
   const hasSearch = availableTools?.has?.("memory_search");
   const hasGet = availableTools?.has?.("memory_get");
   if (!hasSearch && !hasGet) return [];
@@ -165,7 +188,9 @@ export function buildPromptSection({ availableTools }) {
     ...extra,
     "Results come from graphmem: prefer a current world fact over a superseded one, and state an opinion's confidence.",
     "Report unavailable recall to the user, including the returned error and action.",
-    "Citations: include Source: <path#line> when it helps the user verify memory snippets.",
+    citationsMode === "off"
+      ? "Citations are disabled: do not mention file paths or line numbers in replies unless the user explicitly asks."
+      : "Citations: include Source: <path#line> when it helps the user verify memory snippets.",
     "",
   ];
 }
