@@ -410,7 +410,7 @@ class Memory:
         from graphmem.reflect.run import opinions as list_opinions
 
         with self._lock:
-            return list_opinions(self._reader().graph, entity)
+            return list_opinions(self._reader().graph, entity, self.workspace)
 
     def why(self, opinion: str) -> OpinionWhy:
         """Why an opinion stands where it does: each move with its delta, reason and the

@@ -21,6 +21,7 @@ from datetime import date
 from graphmem.compile import opinions, stance, supersede, verdicts
 from graphmem.compile.explicit import apply_retractions, find_explicit, merge_supersessions
 from graphmem.compile.opinions import EvidenceIn, Link, OpinionIn, OpinionState, evaluate, names_in
+from graphmem.compile.places import home_places
 from graphmem.compile.supersede import KINDS as SUPERSEDE_KINDS
 from graphmem.compile.supersede import LOG as SUPERSEDE_LOG
 from graphmem.compile.supersede import FactIn, Supersession, find_supersessions
@@ -722,7 +723,7 @@ def _evolve_opinions(
         if ref.block.kind != "opinion"
     ]
     evidence += text_evidence(texts or [])
-    surfaces = opinion_surfaces(entities or {})
+    surfaces = opinion_surfaces(entities or {}, texts or [])
     if opinions_of is None:
         links, states = evaluate(opinions, evidence, supersessions=changes, surfaces=surfaces)
         links, states = apply_retractions(links, states, find_explicit(facts).retractions)
@@ -787,12 +788,17 @@ def text_evidence(texts: Iterable[FactRef]) -> list[EvidenceIn]:
     ]
 
 
-def opinion_surfaces(entities: Mapping[str, EntityInfo]) -> dict[str, str]:
-    """Folded name or alias -> slug: how opinion evolution finds who a sentence names."""
+def opinion_surfaces(
+    entities: Mapping[str, EntityInfo], texts: Iterable[FactRef] = ()
+) -> dict[str, str]:
+    """Folded name or alias -> slug: how opinion evolution finds who a sentence names; with
+    the passages of the entity pages in `texts`, an entity's home place names it too
+    (graphmem.compile.places: "the Seville delivery" is the Seville importer's)."""
     surfaces: dict[str, str] = {}
     for ent in entities.values():
         for name in (ent.name, *ent.aliases):
             surfaces.setdefault(fold(name), ent.slug)
+    surfaces.update(home_places(entities, texts))
     return surfaces
 
 

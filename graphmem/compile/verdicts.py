@@ -292,8 +292,14 @@ def _prediction(
     if op.valence:
         # an outcome judged ("best decision"), or the event coming on time or late
         outcome = u.valence or (1 if u.on_time else -1 if u.late else 0)
+        # trouble predicted ("will be a mess"), and the event came about with none named
+        # (any negation voids it: "ainda não chegou", "not a single bag arrived dry")
+        plain = op.valence < 0 and bool(shared) and bool(u.arrived)
+        if not outcome and plain and not u.failed and not u.negated:
+            outcome = 1
         if outcome and not u.future and not u.hedged:
-            what = _show(shared, u) if shared else f"“{u.on_time or u.late}”"
+            cue = "" if u.valence else u.on_time or u.late or u.arrived  # the words that judged
+            what = f"“{cue}”" if cue or not shared else _show(shared, u)
             if outcome == op.valence:
                 return Verdict("supports", False, "", f"outcome judged as predicted ({what})")
             return Verdict("contradicts", False, "", f"outcome judged otherwise ({what})")

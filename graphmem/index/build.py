@@ -62,6 +62,7 @@ COMPILE_VERSION = code_version(
     "compile/rows",
     "compile/supersede",
     "compile/opinions",
+    "compile/places",
     "extract/stage",
     "extract/declared",
     "extract/timex",

@@ -834,7 +834,11 @@ def _reached(
         )
     ):
         return broad
-    surfaces = opinion_surfaces(entities)
+    # the entity pages' passages only (an entity's home place names it): not every file's
+    pages = {e.page for e in entities.values() if e.page}
+    surfaces = opinion_surfaces(
+        entities, [t for p in texts.order if p in pages for t in texts.of(p)]
+    )
     old = sentences_of(text_evidence(t for p in edit.gone for t in state.files[p].texts), surfaces)
     new = sentences_of(text_evidence(t for p in edit.gone for t in edit.rows[p].texts), surfaces)
     gone, came = set(old) - set(new), set(new) - set(old)

@@ -9,6 +9,7 @@ and rewrites the generated parts of ``bank/`` (hand edits outside the markers ar
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from datetime import date
@@ -18,6 +19,7 @@ from typing import Any
 from graphmem.config import Settings
 from graphmem.errors import GraphmemError
 from graphmem.index.build import IndexReport, index_workspace
+from graphmem.parse.textio import Lines
 from graphmem.parse.workspace import read_regular
 from graphmem.recall.packets import source_ref
 from graphmem.reflect.bank import PageChange, regenerate
@@ -42,6 +44,14 @@ class OpinionView:
     history: tuple[dict[str, Any], ...] = ()
     #: "" (open), confirmed, refuted, retracted, revoked, superseded or reinforced.
     status: str = ""
+    #: The confidence as its line writes it (``O(c=1.3)``: 1.3), None when the line states
+    #: none or cannot be read; `stated` is that number clamped to [0, 1].
+    written: float | None = None
+
+    @property
+    def clamped(self) -> bool:
+        """Whether the written confidence lay outside [0, 1] and was clamped to `stated`."""
+        return self.written is not None and not 0.0 <= self.written <= 1.0
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
@@ -51,6 +61,8 @@ class OpinionView:
             "entities": list(self.entities),
             "confidence": self.confidence,
             "stated_confidence": self.stated,
+            "written_confidence": self.written,
+            "clamped": self.clamped,
             "last_updated": self.last_updated.isoformat() if self.last_updated else None,
             "superseded_by": self.superseded_by,
             "status": self.status or None,
@@ -62,8 +74,11 @@ class OpinionView:
         }
 
 
-def opinions(graph: Graph, entity: str | None = None) -> list[OpinionView]:
-    """Every opinion (or those about one entity) with evidence for and against and history."""
+def opinions(
+    graph: Graph, entity: str | None = None, workspace: Path | None = None
+) -> list[OpinionView]:
+    """Every opinion (or those about one entity) with evidence for and against and history;
+    with `workspace`, each with the confidence its line writes (before clamping)."""
     slug = None
     if entity is not None:
         from graphmem.recall.about import resolve_entity
@@ -83,6 +98,7 @@ def opinions(graph: Graph, entity: str | None = None) -> list[OpinionView]:
     newer = {r["older"]: r["newer"] for r in graph.run("reflect/opinion_supersedes").dicts()}
     out = []
     wanted = set(ids)
+    files: dict[str, list[str]] = {}  # each opinion's file read once
     for row in rows:
         if row["id"] not in wanted:
             continue
@@ -118,9 +134,31 @@ def opinions(graph: Graph, entity: str | None = None) -> list[OpinionView]:
                 contradicts=tuple(evidence["contradicts"]),
                 history=tuple({k: v for k, v in m.items() if k != "evidence"} for m in history),
                 status=status,
+                written=None
+                if workspace is None
+                else _written(workspace, row["path"], row["line_start"], files),
             )
         )
     return out
+
+
+#: An O bullet's confidence as written: ``- O(c=1.3) @X: ...``, ``* O(c = 85%)``.
+_WRITTEN = re.compile(r"\s*+[-*+]\s++O\(\s*+c\s*+=\s*+([^)]*+)\)", re.IGNORECASE)
+
+
+def _written(workspace: Path, path: str, line: int, files: dict[str, list[str]]) -> float | None:
+    """The confidence the opinion's line writes, unclamped (85% is 0.85); None when it
+    states none, is no number, or the file is gone."""
+    text = _lines(workspace, path, files)[max(line - 1, 0) : line]
+    m = _WRITTEN.match(text[0]) if text else None
+    if m is None:
+        return None
+    given = m.group(1).strip()
+    try:
+        value = float(given.rstrip("%")) / (100 if given.endswith("%") else 1)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None  # NaN, inf: the parser's default stands
 
 
 @dataclass(frozen=True)
@@ -186,19 +224,27 @@ def explain(view: OpinionView, workspace: Path) -> OpinionWhy:
 
 def _cited_text(workspace: Path, source: str, files: dict[str, list[str]]) -> str:
     """The lines `source` (path#Lx or path#Lx-Ly) cites, joined on one line; "" when the
-    file is gone or is no regular file (a FIFO put in its place must not block)."""
+    file is gone."""
     path, _, anchor = source.partition("#")
     lines = [int(n) for n in re.findall(r"\d+", anchor)[:2]]
     if not path or not lines:
         return ""
+    start, end = lines[0], lines[-1]
+    return " ".join(" ".join(_lines(workspace, path, files)[start - 1 : end]).split())[:WHY_TEXT]
+
+
+def _lines(workspace: Path, path: str, files: dict[str, list[str]]) -> list[str]:
+    """The lines of `path`, read once into `files`; none when the file is gone or is no
+    regular file (a FIFO put in its place must not block)."""
     if path not in files:
         try:
             data = read_regular(workspace / path)
         except OSError:  # NotRegularFile too
             data = b""
-        files[path] = data.decode("utf-8", errors="replace").splitlines()
-    start, end = lines[0], lines[-1]
-    return " ".join(" ".join(files[path][start - 1 : end]).split())[:WHY_TEXT]
+        # the parser's line breaks (\n, \r\n, \r), so a line number names the same line;
+        # invalid UTF-8 shown as U+FFFD, not kept as surrogates a terminal cannot print
+        files[path] = Lines.decode(data.decode("utf-8", errors="replace").encode()).lines
+    return files[path]
 
 
 @dataclass(frozen=True)

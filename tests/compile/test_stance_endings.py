@@ -174,3 +174,45 @@ def test_an_event_on_time_contradicts_a_prediction_that_it_would_be_a_mess(deliv
     assert s.confidence < 0.9 and "outcome judged otherwise" in s.history[0].reason
     late = run(op, log("The Rancilio order was delayed again.", 20, "rancilio"))
     assert late.confidence > 0.9  # late, as predicted
+
+
+@pytest.mark.parametrize(
+    "arrival",
+    [
+        "The third Rancilio delivery came in this morning at 7:40.",
+        "A quarta entrega da Rancilio chegou às 7h35, na carrinha pequena.",
+        "Die vierte Rancilio-Lieferung ist um 7:35 angekommen.",
+    ],
+)
+def test_a_plain_arrival_counts_a_little_against_a_prediction_of_trouble(arrival: str) -> None:
+    mess = opinion(
+        "Rancilio's deliveries will be a mess for the first few months.", "rancilio", 0.9
+    )
+    s = run(mess, log(arrival, 20, "rancilio"))
+    assert 0.75 < s.confidence < 0.9 and s.status == ""  # a small move, no ending
+    assert "outcome judged otherwise" in s.history[0].reason
+
+
+@pytest.mark.parametrize(
+    "not_evidence",
+    [
+        "The next Rancilio delivery will arrive on Friday.",  # future
+        "A entrega da Rancilio ainda não chegou.",  # it did not arrive
+        "Maybe the Rancilio delivery came in while I was out.",  # hedged
+        "The Rancilio invoice arrived.",  # another topic: no shared word
+    ],
+)
+def test_an_arrival_that_did_not_happen_or_is_about_something_else_is_no_evidence(
+    not_evidence: str,
+) -> None:
+    mess = opinion(
+        "Rancilio's deliveries will be a mess for the first few months.", "rancilio", 0.9
+    )
+    s = run(mess, log(not_evidence, 20, "rancilio"))
+    assert s.confidence >= 0.9
+
+
+def test_a_plain_arrival_does_not_confirm_a_good_prediction() -> None:
+    smooth = opinion("Rancilio's deliveries will be great from the start.", "rancilio", 0.6)
+    s = run(smooth, log("The second Rancilio delivery arrived at 7:40.", 20, "rancilio"))
+    assert s.history == ()  # it came: that judges nothing as great

@@ -61,6 +61,8 @@ def opinions(
         stated = (
             f" (stated {v.stated:.2f})" if v.stated is not None and v.stated != v.confidence else ""
         )
+        if v.clamped:
+            stated = f" (written {v.written:g}, clamped to {v.stated:g})"
         gone = f"  [superseded by {v.superseded_by}]" if v.superseded_by else ""
         gone = f"  [{v.status}]{gone}" if v.status and v.status != "superseded" else gone
         head = f"{v.confidence:.2f}{stated}  "
@@ -79,6 +81,7 @@ def opinions(
 def _echo_why(explained: OpinionWhy) -> None:
     v = explained.opinion
     stated = "none (default)" if v.stated is None else f"{v.stated:.2f}"
+    stated += f" (written {v.written:g}, clamped)" if v.clamped else ""
     status = f" [{v.status}]" if v.status else ""
     _echo_wrapped(" ".join(v.statement.split()), "  ", "")
     typer.echo(f"  {v.source} · stated {stated} → now {v.confidence:.2f}{status}")
