@@ -19,7 +19,8 @@ languages the logs use (en, fr, pt, de, es, zh); no model.
 |         | premiere, an interview, a meeting, movers, an arrival; entretien, camion,      |
 |         | entrevista, Termin, mudanza, 面试) together with the day it happens; or its     |
 |         | verb reports a completed action ("released", "passed", "went live", "cut to",  |
-|         | "accepted", a lancé, aconteceu, fand statt, se canceló, 发布)                  |
+|         | "accepted", a lancé, aconteceu, fand statt, se canceló, 发布) or a purchase or  |
+|         | a visit ("bought", a acheté, comprou, visitou, kaufte, compró, 买了)             |
 | "state" | everything else: a standing fact                                              |
 
 Only the first clause decides (up to ";" or a sentence end): "About 40 people; technical
@@ -97,14 +98,15 @@ _DONE = (
     r"turned\s+down|contacted|circulated|floated|sent|signed|delivered|finished|completed|"
     r"announced|applied|won|lost|broke|fixed|merged|deployed|published|proposed|"
     r"learned|learnt|asked|told|said|ran|joined|left|quit|renamed|(?:last|first)\s+day|"
+    r"(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)(?:bought|purchased)|comprou|compraram|visitou|visitaram|kaufte|compró|compraron|"
     r"dernier\s+jour|premier\s+jour|renomm[ée]e?|[úu]ltimo\s+dia|primeiro\s+dia|renomead[oa]|"
     r"letzte[rn]?\s+tag|erste[rn]?\s+tag|umbenannt|[úu]ltimo\s+d[íi]a|primer\s+d[íi]a|renombrad[oa]|"
-    r"a\s+(?:eu\s+lieu|lancé|annoncé|envoyé|signé|accepté|refusé|appelé)|"
+    r"(?:a|ont)\s+(?:eu\s+lieu|lancé|annoncé|envoyé|signé|accepté|refusé|appelé|acheté|visité)|"
     r"(?:a|ont)\s+été\s+\w+(?:é|ée|és|ées)|reportée?s?|annulée?s?|envoyée?s?|"
     r"aconteceu|chegou|enviad[oa]s?|aceitou|recusou|cancelad[oa]s?|adiad[oa]s?|lançou|"
     r"fand\s+statt|veröffentlicht|gestartet|geschickt|abgesagt|verschoben|angenommen|"
     r"ocurrió|llegó|envió|enviad[oa]s?|aceptó|rechazó|cancelad[oa]s?|aplazad[oa]s?|lanzó)\b|"
-    r"发布了|上线了|举行了|到达了|取消了|推迟了"
+    r"发布了|上线了|举行了|到达了|取消了|推迟了|买了"
 )
 #: A verb that says when a state begins: the day that follows is its start.
 _STARTS = (

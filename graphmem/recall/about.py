@@ -68,6 +68,8 @@ class EntityCard:
     history: tuple[Line, ...] = ()
     opinions: tuple[Line, ...] = ()
     recent: tuple[Line, ...] = ()
+    timeline: tuple[Line, ...] = ()  # its own facts that happened, or ended, by `now`
+    upcoming: tuple[Line, ...] = ()  # its own facts that start after `now`
     related: tuple[tuple[str, str, int], ...] = field(default=())
 
     def to_dict(self) -> dict[str, Any]:
@@ -85,6 +87,8 @@ class EntityCard:
             "superseded_facts": [x.to_dict() for x in self.history],
             "opinions": [x.to_dict() for x in self.opinions],
             "recent": [x.to_dict() for x in self.recent],
+            "timeline_facts": [x.to_dict() for x in self.timeline],
+            "upcoming_facts": [x.to_dict() for x in self.upcoming],
             "related": [{"slug": s, "name": n, "together": c} for s, n, c in self.related],
         }
 
@@ -125,13 +129,16 @@ def entity_card(
     graph: Graph, name: str, recent: int = 8, related: int = 8, now: date | None = None
 ) -> EntityCard:
     """Aliases, current facts, superseded history, opinions with confidence and evidence,
-    recent events and related entities of one entity.
+    recent events, the entity's own past and upcoming facts, and related entities.
 
-    With `now`, current facts are only what holds then (graphmem.extract.aspect): a state, not a
-    trip, a one-off happening or a plan, begun by `now` and not ended before it; the rest
-    is in the entity's timeline. Without it, every fact nothing superseded is listed."""
+    The facts are those whose subject is the entity (:func:`is_about`), each placed by
+    :func:`placement` at `now` (default: no end, every fact begun is past or current):
+    current facts are states that hold then; events, trips, plans and ended states are its
+    timeline or upcoming. ``about``, ``Memory.about``, MCP and the bank page all show this
+    card, so they list the same current facts."""
     ent = resolve_entity(graph, name)
     slug = ent["slug"]
+    at = now or date.max
     superseded = {r["id"]: r for r in graph.run("about/superseded", slug=slug).dicts()}
     facts = graph.run("about/facts", slug=slug).dicts()
     names = [ent["name"], *(ent["aliases"] or ())]
@@ -141,16 +148,16 @@ def entity_card(
         row = superseded.get(fact_id)
         return row is not None and (now is None or row["day"] is None or row["day"] <= now)
 
-    current = [
-        _line(*fact_rows[f["id"]])
-        for f in facts
-        if not replaced(f["id"])
-        and f["kind"] != "experience"
-        and f["id"] in fact_rows
-        and not misdated(fact_rows[f["id"]][1]["path"])
-        and is_about(slug, list(zip(f["slugs"], f["hows"], strict=True)), f["text"], names)
-        and (now is None or holds_at(fact_rows[f["id"]][1], now))
-    ]
+    def own(f: dict[str, Any]) -> bool:
+        mentions = list(zip(f["slugs"], f["hows"], strict=True))
+        if ent["page"] and fact_rows[f["id"]][1]["path"] == ent["page"]:
+            mentions.append((slug, "page"))
+        return is_about(slug, mentions, f["text"], names)
+
+    placed: dict[str, list[Line]] = {"current": [], "timeline": [], "upcoming": []}
+    for f in facts:
+        if f["id"] in fact_rows and not replaced(f["id"]) and own(f):
+            placed[placement(fact_rows[f["id"]][1], at)].append(_line(*fact_rows[f["id"]]))
     newer_rows = _rows_by_id(graph, sorted({r["newer_id"] for r in superseded.values()}))
 
     def cite(i: str) -> str:  # a person reads these: path#Lx-Ly, never an internal id
@@ -199,10 +206,12 @@ def entity_card(
         mentions=int(ent["mentions"] or 0),
         first_seen=ent["first_seen"],
         last_seen=ent["last_seen"],
-        current=tuple(current),
+        current=tuple(placed["current"]),
         history=tuple(history),
         opinions=tuple(opinions),
         recent=tuple(_line(*recent_rows[i]) for i in recent_ids if i in recent_rows),
+        timeline=tuple(placed["timeline"]),
+        upcoming=tuple(placed["upcoming"]),
         related=tuple(
             (r["slug"], r["name"], int(r["together"]))
             for r in graph.run("about/related", slug=slug, limit=related).dicts()
@@ -260,6 +269,38 @@ def holds_at(row: dict[str, Any], now: date) -> bool:
         return False
     begins = start_day(text, day)
     return aspect(text, day) == "state" and (begins is None or begins <= now)
+
+
+def placement(row: dict[str, Any], now: date) -> str:
+    """Where a fact of an entity goes at `now`: "current", "upcoming" or "timeline".
+
+    Upcoming: it starts after `now` (its validity; a state whose text says it begins later,
+    "il commence le 15 juin"; an event or plan whose day is ahead). Timeline: what the
+    entity did or went through (an experience or observation, a one-day fact, a fact whose
+    validity ended before `now`, a plan whose day has passed, an event, a trip:
+    graphmem.extract.aspect), and facts of a misdated log. Current: a state that holds."""
+    from graphmem.extract.aspect import aspect, event_day, start_day
+
+    text, day, kind = str(row.get("text") or ""), row.get("day"), row.get("kind")
+    start, end = row.get("valid_from"), row.get("valid_to")
+    shape = aspect(text, day)
+    begins = start_day(text, day)
+    when = event_day(text, day) if shape != "state" else None
+    if start is not None and start > now:
+        return "upcoming"
+    if shape == "state" and begins is not None and begins > now:
+        return "upcoming"  # "hired ...; il commence le 15 juin": not yet a state
+    if kind == "world" and shape != "state" and when is not None and when > now:
+        return "upcoming"  # an event or a plan still ahead
+    if kind == "experience" or (kind == "observation" and day is not None):
+        return "timeline"
+    if (end is not None and end < now) or (start is not None and start == end):
+        return "timeline"
+    if start is not None and day is not None and start > day:
+        return "timeline"  # planned when written ("premiere on 12 February"), now past
+    if shape != "state" or misdated(str(row.get("path") or "")):
+        return "timeline"  # it happened, or was planned: "v0.7.0 released on 8 June"
+    return "current"
 
 
 def timeline(

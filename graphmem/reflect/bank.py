@@ -24,7 +24,7 @@ from typing import Any
 from urllib.parse import quote
 
 from graphmem.errors import GraphmemError
-from graphmem.extract.aspect import aspect, event_day, start_day
+from graphmem.extract.aspect import event_day, start_day
 from graphmem.parse.names import slugify
 from graphmem.parse.parser import GENERATED_BEGIN, GENERATED_END
 from graphmem.parse.textio import ending_of, newline_of
@@ -246,7 +246,6 @@ def _entity_block(
     page: str,
     pages: dict[str, str],
     recent_days: dict[str, date],
-    now: date = date.max,
 ) -> str:
     """The generated part of one entity page; `recent_days` maps the card's recent items
     to their source day (a passage's validity, e.g. "next year", is not when it was said)."""
@@ -271,7 +270,7 @@ def _entity_block(
     if card.aliases:
         out.append("Also known as: " + ", ".join(_clean(a) for a in card.aliases))
     out.append("")
-    current, timeline, upcoming = _sorted_facts(card, data, page, now)
+    current, timeline, upcoming = _sorted_facts(card, data)
     _section(out, "Current facts", [_fact_line(data.facts[i], page) for i in current])
     changed: list[tuple[date, tuple[bool, date, str, int], str]] = []
     # A change belongs to the page of the fact's subject, as its current facts do.
@@ -322,52 +321,16 @@ def _newer_sentence(step: dict[str, Any]) -> dict[str, Any] | None:
     }
 
 
-def _sorted_facts(
-    card: EntityCard, data: _Data, page: str, now: date
-) -> tuple[list[str], list[str], list[str]]:
-    """(current, timeline, upcoming) fact ids of the page's entity, each in source order.
+def _sorted_facts(card: EntityCard, data: _Data) -> tuple[list[str], list[str], list[str]]:
+    """(current, timeline, upcoming) fact ids of the page's entity, each in source order: the
+    card's own (graphmem.recall.about.entity_card and placement decide, so the page and
+    ``about`` agree); superseded facts are left to "What changed"."""
 
-    Only facts whose subject is the entity count: it is one of the fact's explicit
-    @mentions, or the fact is written on its own page. Superseded facts are left to "What
-    changed". A fact valid at `now` and open-ended is current; one that starts after `now` is
-    upcoming, and so is a state whose text says it begins after `now` ("il commence le 15
-    juin") and an event or plan whose day is after `now`; what the entity did or went
-    through (an experience, an observation, a fact whose validity ended before `now` or that
-    holds for one day, a plan whose day has passed, an event: graphmem.extract.aspect) is its
-    timeline."""
-    current: list[str] = []
-    timeline: list[str] = []
-    upcoming: list[str] = []
-    ids = sorted({x.id for x in card.current} | _subject_facts(card.slug, data), key=lambda i: _order(data.facts[i]))  # fmt: skip
-    for fid in ids:
-        row = data.facts.get(fid)
-        if row is None or fid in data.replaced or not _is_subject(fid, card, data):
-            continue
-        start, end, day = row.get("valid_from"), row.get("valid_to"), row.get("day")
-        kind = aspect(row["text"], day)
-        begins = start_day(row["text"], day)
-        when = event_day(row["text"], day) if kind != "state" else None
-        if start is not None and start > now:
-            upcoming.append(fid)
-        elif kind == "state" and begins is not None and begins > now:
-            upcoming.append(fid)  # "hired ...; il commence le 15 juin": not yet a state
-        elif row["kind"] == "world" and kind != "state" and when is not None and when > now:
-            upcoming.append(fid)  # an event or a plan still ahead
-        elif row["kind"] in ("experience", "observation") and day is not None:
-            timeline.append(fid)
-        elif (end is not None and end < now) or (start is not None and start == end):
-            timeline.append(fid)
-        elif start is not None and day is not None and start > day:
-            timeline.append(fid)  # planned when written ("premiere on 12 February"), now past
-        elif kind != "state":
-            timeline.append(fid)  # it happened, or was planned: "v0.7.0 released on 8 June"
-        else:
-            current.append(fid)
-    return current, timeline, upcoming
+    def ids(lines: tuple[Line, ...]) -> list[str]:
+        found = {x.id for x in lines if x.id in data.facts and x.id not in data.replaced}
+        return sorted(found, key=lambda i: _order(data.facts[i]))
 
-
-def _subject_facts(slug: str, data: _Data) -> set[str]:
-    return {i for i, ents in data.fact_entities.items() if any(e["slug"] == slug for e in ents)}
+    return ids(card.current), ids(card.timeline), ids(card.upcoming)
 
 
 #: MENTIONS.how values meaning the fact is *about* the entity (graphmem.compile.rows).
@@ -664,7 +627,7 @@ def regenerate(
     pages = {slug: rel for slug, (rel, _, _) in found.items()}
     for slug, (rel, target, ent) in sorted(found.items()):
         try:
-            card: EntityCard | None = entity_card(graph, slug)
+            card: EntityCard | None = entity_card(graph, slug, now=now)
         except UnknownEntityError:
             card = None
         if card is None or card.slug != slug:
@@ -679,7 +642,7 @@ def regenerate(
         if ids:
             for r in graph.run("recall/passages_by_ids", ids=ids).dicts():
                 recent_days[r["id"]] = r["day"]
-        block = _entity_block(card, data, rel, pages, recent_days, now)
+        block = _entity_block(card, data, rel, pages, recent_days)
         changes.append(_apply(rel, target, block, header, dry_run))
     # MEMORY.md and the legacy memory.md both: a fact in either is in core memory already
     memory = "\n".join(

@@ -28,6 +28,7 @@ DAY = date(2025, 9, 10)  # a Wednesday
         "Wohnt seit Mai in Leipzig.",
         "Trabaja desde abril en una librería de Sevilla.",
         "住在成都，负责支付团队。",
+        "All green coffee is bought from Verdeal Importadores (Porto).",
         "Número novo desde 4 de maio: +351 910 000 000 (o antigo foi cancelado).",
     ],
 )
@@ -66,6 +67,13 @@ def test_standing_states(text: str) -> None:
         "Her last day at Acme was 29 August.",
         "The relay was renamed courier on 1 September.",
         "La réunion est reportée au jeudi 18 septembre.",
+        # purchases and visits: done once, not a standing state
+        "Bought a used Brompton in Lisbon for 650 euros.",
+        "Il a acheté un tapis au souk de Marrakech pour 750 dirhams.",
+        "Comprou uma bicicleta usada em Lisboa, por 650 euros.",
+        "Visitou dois apartamentos no Bonfim.",
+        "Kaufte ein gebrauchtes Fahrrad in Hamburg.",
+        "Compró una bicicleta de segunda mano.",
     ],
 )
 def test_events(text: str) -> None:

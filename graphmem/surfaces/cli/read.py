@@ -157,6 +157,8 @@ def about(
     seen = f"{card.first_seen} .. {card.last_seen}" if card.first_seen else "undated only"
     typer.echo(f"{card.mentions} mentions, {seen}" + (f"; page {card.page}" if card.page else ""))
     _print_lines("Current facts", card.current)
+    _print_lines("Upcoming", card.upcoming)
+    _print_lines("Timeline (events, trips, plans, ended states)", card.timeline)
     _print_lines("What changed (superseded)", card.history)
     _print_lines("Opinions", card.opinions)
     _print_lines("Recent", card.recent)

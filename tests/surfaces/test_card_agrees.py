@@ -1,0 +1,108 @@
+"""`graphmem about X`, Memory.about("X") and the regenerated bank/entities/X.md list the same
+current facts: the entity's own standing states at --now. An event about X (a purchase) goes
+to its timeline, and a fact whose subject is another entity stays on that entity's card."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from conftest import WriteFiles, settings_for
+from typer.testing import CliRunner
+
+from graphmem.memory import Memory
+from graphmem.surfaces.cli import app
+
+runner = CliRunner()
+ENV = {
+    "GRAPHMEM_NER_MODEL": "none",
+    "GRAPHMEM_EMBED_MODEL": "none",
+    "GRAPHMEM_BUFFER_POOL_MB": "64",
+}
+NOW = "2026-03-20"
+CITE = re.compile(r"\[((?:memory|bank)/[^\]]+|memory\.md#L[^\]]+)\]\(")
+
+PAGES = {
+    "bank/entities/Joana.md": "# Joana\nKind: person\n\nA friend from Porto.\n",
+    "bank/entities/Rui.md": "# Rui\nKind: person\n\nJoana's brother.\n",
+}
+LOGS = {
+    "en": {
+        "memory/2026-03-02.md": """
+            # 2026-03-02
+
+            Long call with Joana about the spring.
+
+            ## Retain
+            - W @Joana: Joana works at Maré Labs as a data engineer.
+            - W @Joana: Joana bought a used Brompton in Lisbon for 650 euros.
+            - W @Rui: Rui lives in Braga; Joana visits him on weekends.
+            - W @Joana: Lives in Porto with Rui's old cat, Miso.
+            """,
+    },
+    "fr-pt": {
+        "memory/2026-03-02.md": """
+            # 2026-03-02
+
+            Longue discussion avec Joana sur le printemps.
+
+            ## Retenir
+            - W @Joana: Joana travaille chez Maré Labs comme ingénieure de données.
+            - W @Joana: Joana a acheté un vélo Brompton d'occasion à Lisbonne pour 650 euros.
+            - W @Rui: O Rui mora em Braga; a Joana visita-o aos fins de semana.
+            - W @Joana: Joana mora no Porto com o gato antigo do Rui, o Miso.
+            """,
+    },
+}
+
+
+def gm(root: Path, *args: str) -> str:
+    result = runner.invoke(app, ["--workspace", str(root), *args], env=ENV)
+    assert result.exit_code == 0, result.stderr
+    return result.stdout
+
+
+def page_section(root: Path, name: str, title: str) -> set[str]:
+    """The citations (path#Lx) of one section of a regenerated bank page."""
+    text = (root / f"bank/entities/{name}.md").read_text("utf-8")
+    found: set[str] = set()
+    inside = False
+    for line in text.splitlines():
+        if line.startswith("### "):
+            inside = line == f"### {title}"
+        elif inside and line.startswith("- "):
+            found.add(CITE.findall(line)[-1])
+    return found
+
+
+@pytest.mark.parametrize("language", sorted(LOGS))
+def test_about_memory_and_bank_page_list_the_same_current_facts(
+    make_workspace: WriteFiles, language: str
+) -> None:
+    root = make_workspace({**PAGES, **LOGS[language]})
+    gm(root, "index", "-q")
+    gm(root, "reflect", "--since", "30d", "--now", NOW)
+    mem = Memory(settings=settings_for(root))
+    try:
+        for name in ("Joana", "Rui"):
+            card = json.loads(gm(root, "about", name, "--now", NOW, "--json"))
+            cli = {x["source"] for x in card["current_facts"]}
+            api = {x.source for x in mem.about(name, now=NOW).current}
+            page = page_section(root, name, "Current facts")
+            assert cli == api == page, (name, cli, api, page)
+            texts = {x["source"]: x["text"] for x in card["current_facts"]}
+            if name == "Joana":
+                assert len(cli) == 2, texts  # works at ...; lives in Porto ...
+                # the purchase is an event: on her timeline, on the card and the page
+                bought = [x for x in card["timeline_facts"] if "Brompton" in x["text"]]
+                assert len(bought) == 1
+                assert bought[0]["source"] in page_section(root, name, "Timeline")
+                assert all("Brompton" not in t for t in texts.values())
+                assert all("Braga" not in t for t in texts.values())  # Rui's home
+            else:
+                assert len(cli) == 1 and "Braga" in next(iter(texts.values())), texts
+                assert all("Miso" not in t for t in texts.values())  # Joana's home
+    finally:
+        mem.close()
