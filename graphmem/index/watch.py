@@ -28,30 +28,32 @@ def snapshot(root: Path, extra_paths: Iterable[Path] = ()) -> Snapshot:
     out: Snapshot = {}
     for extra in extra_paths:
         walked = os.walk(extra) if extra.is_dir() else [(str(extra.parent), [], [extra.name])]
-        for dirpath, dirnames, filenames in walked:
-            dirnames[:] = [d for d in dirnames if not d.startswith(".") and d != MEMORY_DIR]
-            for name in filenames:
-                path = Path(dirpath) / name
-                try:
-                    st = path.stat()
-                except OSError:
-                    continue
-                out[path.as_posix()] = (st.st_mtime_ns, st.st_size)
+        _stat_files(walked, out, lambda path: path.as_posix())
     for entry in root.iterdir() if root.is_dir() else []:
         if entry.name.lower() in TOP_FILES and entry.is_file():
             st = entry.stat()
             out[entry.name] = (st.st_mtime_ns, st.st_size)
     for top in TOP_DIRS:
-        for dirpath, dirnames, filenames in os.walk(root / top):
-            dirnames[:] = [d for d in dirnames if not d.startswith(".") and d != MEMORY_DIR]
-            for name in filenames:
-                path = Path(dirpath) / name
-                try:
-                    st = path.stat()
-                except OSError:
-                    continue
-                out[path.relative_to(root).as_posix()] = (st.st_mtime_ns, st.st_size)
+        _stat_files(os.walk(root / top), out, lambda path: path.relative_to(root).as_posix())
     return out
+
+
+def _stat_files(
+    walked: Iterable[tuple[str, list[str], list[str]]],
+    out: Snapshot,
+    key: Callable[[Path], str],
+) -> None:
+    """Add (mtime_ns, size) of every file of an os.walk to `out` under `key(path)`; hidden
+    folders and .memory are not entered, a file gone meanwhile is left out."""
+    for dirpath, dirnames, filenames in walked:
+        dirnames[:] = [d for d in dirnames if not d.startswith(".") and d != MEMORY_DIR]
+        for name in filenames:
+            path = Path(dirpath) / name
+            try:
+                st = path.stat()
+            except OSError:
+                continue
+            out[key(path)] = (st.st_mtime_ns, st.st_size)
 
 
 def watch(
