@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -121,6 +121,28 @@ def is_openclaw_workspace(root: Path) -> bool:
     return any(name in names for name in OPENCLAW_FILES)
 
 
+def _folders(
+    base: Path, seen_dirs: set[tuple[int, int]], escapes: Callable[[Path], bool]
+) -> Iterator[tuple[Path, list[str] | None]]:
+    """Each folder under `base` once, symlinks followed, with its file names sorted; a folder
+    seen already (a loop, or one indexed already) or that `escapes` is given None and not
+    entered. Hidden folders and .memory are skipped; a folder that cannot be stat'ed too."""
+    for dirpath, dirnames, filenames in os.walk(base, followlinks=True):
+        here = Path(dirpath)
+        try:
+            st = here.stat()
+        except OSError:
+            dirnames[:] = []
+            continue
+        if (st.st_dev, st.st_ino) in seen_dirs or escapes(here):
+            dirnames[:] = []
+            yield here, None
+            continue
+        seen_dirs.add((st.st_dev, st.st_ino))
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != MEMORY_DIR)
+        yield here, sorted(filenames)
+
+
 def _extra_files(
     root: Path, extra: Path, taken: set[str], seen_dirs: set[tuple[int, int]]
 ) -> tuple[list[tuple[Path, str]], list[Notice]]:
@@ -142,19 +164,8 @@ def _extra_files(
         return ([(extra, cited(extra))] if cited(extra) not in taken else []), []
     found: list[tuple[Path, str]] = []
     notices: list[Notice] = []
-    for dirpath, dirnames, filenames in os.walk(extra, followlinks=True):
-        here = Path(dirpath)
-        try:
-            st = here.stat()
-        except OSError:
-            dirnames[:] = []
-            continue
-        if (st.st_dev, st.st_ino) in seen_dirs:
-            dirnames[:] = []  # a loop, or a folder indexed already
-            continue
-        seen_dirs.add((st.st_dev, st.st_ino))
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != MEMORY_DIR)
-        for name in sorted(filenames):
+    for here, filenames in _folders(extra, seen_dirs, lambda _: False):
+        for name in filenames or ():  # None: a loop, or a folder indexed already
             path = here / name
             rel = cited(path)
             if name.startswith(".") or not name.lower().endswith(".md") or rel in taken:
@@ -190,23 +201,14 @@ def discover(root: Path, extra_paths: Iterable[Path] = ()) -> tuple[list[SourceF
         base = root / top
         if not base.is_dir():
             continue
-        for dirpath, dirnames, filenames in os.walk(base, followlinks=True):
-            here = Path(dirpath)
-            try:
-                st = here.stat()
-            except OSError:
-                dirnames[:] = []
-                continue
+        for here, filenames in _folders(base, seen_dirs, lambda d: not _inside(root, d)):
             rel = here.relative_to(root).as_posix()
-            if (st.st_dev, st.st_ino) in seen_dirs or not _inside(root, here):
+            if filenames is None:
                 notices.append(
                     Notice(rel, 0, "symlinked folder leaves the workspace or loops; not followed")
                 )
-                dirnames[:] = []
                 continue
-            seen_dirs.add((st.st_dev, st.st_ino))
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != MEMORY_DIR)
-            for name in sorted(filenames):
+            for name in filenames:
                 if name.startswith("."):
                     continue
                 path = here / name
