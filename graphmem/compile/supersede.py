@@ -102,6 +102,8 @@ KINDS = frozenset({"world", "observation"})
 _IDENTIFIERS = frozenset({PHONE, IP})
 #: The cue label of an undated line a change left behind (see _left).
 CHANGED = "changed"
+#: The end of the cue of an edge ending an undated line (see _undated and _left).
+UNDATED = " (undated line)"
 #: A sentence of free text: it may end a fact's value, never holds one (see the docstring).
 LOG = "log"
 FALLBACK_JACCARD = 0.4
@@ -617,7 +619,7 @@ def _undated(
                 if change is not None:
                     day, value, j = change
                     name = f"{slot.type} {slot.key}".strip()
-                    cue = f"{name}: {slot.value} -> {value} (undated line)"
+                    cue = f"{name}: {slot.value} -> {value}{UNDATED}"
                     out.append(Supersession(facts[j].id, fact.id, day, cue))
                     dead.add(fact.id)
     return out
@@ -665,7 +667,7 @@ def _left(
             if claim.obj is not None and (claim.obj in spans or claim.obj in subjects):
                 continue  # the line already writes the new value
             change = f"{old} -> {claim.shown}" if claim.shown else f"no longer {old}"
-            cue = f"{CHANGED}: {change} (undated line)"
+            cue = f"{CHANGED}: {change}{UNDATED}"
             out.append(Supersession(newer, fact.id, start, cue))
             dead.add(fact.id)
             break

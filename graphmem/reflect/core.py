@@ -30,7 +30,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from graphmem.compile.supersede import CHANGED, KINDS, LOG, FactIn, find_supersessions
+from graphmem.compile.supersede import CHANGED, KINDS, LOG, UNDATED, FactIn, find_supersessions
 from graphmem.config import Settings
 from graphmem.errors import GraphmemError
 from graphmem.extract.aspect import aspect
@@ -131,12 +131,12 @@ def _is_state(text: str, day: date | None, change: bool = False) -> bool:
 def _left(cue: str) -> bool:
     """Whether `cue` is a change that names the value it left, found on an undated line
     (graphmem.compile.supersede._left): "changed: B2 -> Hetzner (undated line)"."""
-    return cue.startswith(f"{CHANGED}: ") and cue.endswith("(undated line)")
+    return cue.startswith(f"{CHANGED}: ") and cue.endswith(UNDATED)
 
 
 def _change(cue: str) -> tuple[str, str] | None:
     """(old, new) of a cue naming a change ("lives-in: Lyon -> Porto"), else None."""
-    _, sep, change = cue.removesuffix(" (undated line)").rpartition(": ")
+    _, sep, change = cue.removesuffix(UNDATED).rpartition(": ")
     old, arrow, new = (change if sep else cue).partition(" -> ")
     return (old.strip(), new.strip()) if arrow and old.strip() and new.strip() else None
 
