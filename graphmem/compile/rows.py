@@ -643,19 +643,25 @@ def find_fact_supersessions(
     """SUPERSEDES between world facts, and from a dated sentence of free text that ends a
     fact's value ("from today Joana is the tech lead", graphmem.compile.supersede). `bearing`
     receives the ids of the passages that can take part (see find_supersessions)."""
-    inputs = [
-        FactIn(
-            id=ref.block.id,
-            text=ref.block.text,
-            day=ref.day,
-            valid_from=ref.valid_from,
-            entities=tuple(_ordered_slugs(ref.block, ref.slugs, aliases)),
-            kind=ref.block.kind,
-        )
+
+    def fact_in(ref: FactRef) -> FactIn:
+        slugs = tuple(_ordered_slugs(ref.block, ref.slugs, aliases))
+        return FactIn(ref.block.id, ref.block.text, ref.day, ref.valid_from, slugs, ref.block.kind)
+
+    # A plan or a hypothetical states no state: it neither ends one nor is ended. A dated
+    # first-person bullet ("- B @rook: I moved the backups from B2 to Hetzner") ends no
+    # value, but dates the undated lines still writing the one it left.
+    plain_facts = [
+        ref
         for ref in facts
-        # A plan or a hypothetical states no state: it neither ends one nor is ended.
-        if ref.block.kind in SUPERSEDE_KINDS and mood(ref.block.text) is None
+        if (
+            ref.block.kind in SUPERSEDE_KINDS
+            or (ref.block.kind == "experience" and ref.day is not None)
+        )
+        and mood(ref.block.text) is None
     ]
+    inputs = [fact_in(ref) for ref in plain_facts if ref.block.kind in SUPERSEDE_KINDS]
+    told = [fact_in(ref) for ref in plain_facts if ref.block.kind == "experience"]
     dated = [
         FactIn(ref.block.id, ref.block.text, ref.day, None, tuple(sorted(ref.slugs)), SUPERSEDE_LOG)
         for ref in texts
@@ -669,14 +675,6 @@ def find_fact_supersessions(
     for ent in entities.values():
         for name in (ent.name, *ent.aliases):
             surfaces.setdefault(name.casefold(), ent.slug)
-    # a first-person bullet ("- B @rook: I moved the backups from B2 to Hetzner") ends no
-    # value, but dates the undated lines still writing the one it left
-    told = [
-        FactIn(ref.block.id, ref.block.text, ref.day, ref.valid_from,
-               tuple(_ordered_slugs(ref.block, ref.slugs, aliases)), ref.block.kind)
-        for ref in facts
-        if ref.block.kind == "experience" and ref.day is not None and mood(ref.block.text) is None
-    ]  # fmt: skip
     found = find_supersessions(inputs, surfaces, bearing=bearing, said=said, told=told)
     # what a bullet says outright ("(replaces memory/D.md#L12)") beats what a rule guessed
     return merge_supersessions(found, find_explicit(facts))
