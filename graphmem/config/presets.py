@@ -93,6 +93,9 @@ class RecallConfig:
     speaker_boost: float = 0.6  # ... and that entity is the item's speaker
     subject_boost: float = 0.2  # ... and the item is about it (its subject, its page)
     kind_boost: float = 0.15  # the item's kind matches a hint in the question
+    #: The item states a value of the type the question asks for (a price for "how much",
+    #: a phone number for "telefone"; graphmem.recall.understand.asked_types).
+    answer_type_boost: float = 0.5
     time_boost: float = 0.5  # inside the time the question names
     time_penalty: float = 0.5  # outside it (multiplier)
     #: ... and written after that time was over: a later statement of the state

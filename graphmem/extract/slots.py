@@ -22,8 +22,8 @@ from typing import NamedTuple
 from graphmem.extract import timewords as W
 from graphmem.extract.stopwords import ENGLISH
 
-PHONE, IP, PORT, VERSION, SETTING, DATABASE, COUPLE, WEEKLY = (
-    "phone", "ip", "port", "version", "setting", "database", "couple", "weekly",
+PHONE, IP, PORT, VERSION, SETTING, DATABASE, COUPLE, WEEKLY, PRICE = (
+    "phone", "ip", "port", "version", "setting", "database", "couple", "weekly", "price",
 )  # fmt: skip
 #: Phone numbers compare by their last digits: "+351 912 448 305" and "912 448 305" are one.
 PHONE_DIGITS = 9
@@ -178,6 +178,8 @@ def slots(text: str) -> list[Slot]:
         found[(SETTING, m.group(1).casefold())] = m.group(3).strip("\"'.").casefold()
     for key, days in _weekly(text):
         found[(WEEKLY, key)] = days
+    for key, amount in _prices(text) if digit else ():
+        found[(PRICE, key)] = amount
     return [Slot(t, k, v) for (t, k), v in found.items()]
 
 
@@ -280,6 +282,58 @@ def _weekly(text: str) -> list[tuple[str, str]]:
         if activity is not None:
             out.setdefault(_fold_word(activity)[:5], set()).update(days)
     return [(key, " ".join(_DAY_NAMES[d] for d in sorted(v))) for key, v in out.items()]
+
+
+#: An amount of money: a currency sign before or after digits ("€1.10", "1,30 €", "£4.50",
+#: "R$ 12", "3.20 EUR"). Groups of three after a separator are thousands ("€1,150").
+_AMOUNT = re.compile(
+    r"(?:(?<![\w])(?:R\$|[€$£])\s?(?P<a>\d{1,6}(?:[.,]\d{3}){0,3}(?:[.,]\d{1,2})?)(?![\d.,]*\d))"
+    r"|(?:(?<![\w.,])(?P<b>\d{1,6}(?:[.,]\d{3}){0,3}(?:[.,]\d{1,2})?)\s?(?:€|eur\b|euros?\b))",
+    re.IGNORECASE,
+)
+#: What ends the phrase naming the thing a price is for: a list separator, a bracket, a
+#: dash, or a sentence end (a period followed by a space, so "€1.10" stays whole).
+_PRICED_EDGE = re.compile(r"[,;:·•|()\[\]—–\n]|[.!?](?=\s)")
+#: Words between a priced thing and its amount that name neither: copulas and the verbs
+#: and prepositions a price is given with ("is €1.10", "costs", "sells at", "custa",
+#: "passa a", "coûte", "kostet jetzt", "cuesta"), in the languages the logs use.
+_NOT_PRICED = _NOT_ACTIVITY | frozenset(
+    "is are was were be been costs cost costing sells sell sold selling charge charges "
+    "charged goes went gone stays stayed stay up down rises rose raised drops dropped price "
+    "agreed paid pays pay paying negotiated asked asks offered offers "
+    "priced for at to now about around only just roughly approx approximately asking "
+    "é são era foi custa custam custava passa passou fica ficou vale sobe subiu baixa "
+    "baixou por para cerca est sont coûte coûtent coûtait passe reste vaut pour environ "
+    "ist sind war kostet kosten kostete bleibt steigt für bei etwa ungefähr rund "
+    "es son cuesta cuestan costaba pasa sube baja queda vale unos unas".split()
+)
+
+
+def _amount(number: str) -> str:
+    """A written amount as a plain number: "1.10" and "1,10" -> "1.10"; "1,150" and
+    "1.150" (a group of three) -> "1150"."""
+    parts = re.split(r"[.,]", number)
+    if len(parts) > 1 and len(parts[-1]) != 3:
+        return "".join(parts[:-1]) + "." + parts[-1].ljust(2, "0")
+    return "".join(parts)
+
+
+def _prices(text: str) -> list[tuple[str, str]]:
+    """(thing, amount) for each price `text` gives: the thing is the content word nearest
+    before the amount within its phrase, cut to five letters like a weekly habit's activity
+    ("Espresso is €1.10" -> ("espre", "1.10"); "flat white €2.80" -> ("white", "2.80"); "o
+    galão custa 1,60 €" -> ("galao", "1.60")). An amount with no word before it in its
+    phrase ("€38,000 over six years") states none."""
+    out: list[tuple[str, str]] = []
+    for m in _AMOUNT.finditer(text):
+        before = text[max(0, m.start() - 80) : m.start()]
+        edges = list(_PRICED_EDGE.finditer(before))
+        phrase = before[edges[-1].end() :] if edges else before
+        words = [w.lower() for w in _WORD.findall(phrase)]
+        thing = next((w for w in reversed(words) if len(w) > 1 and w not in _NOT_PRICED), None)
+        if thing is not None:
+            out.append((_fold_word(thing)[:5], _amount(m["a"] or m["b"])))
+    return out
 
 
 def database(text: str) -> Slot | None:

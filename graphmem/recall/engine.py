@@ -23,7 +23,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import date
+from datetime import date, timedelta
 from functools import lru_cache
 from typing import Any
 
@@ -509,6 +509,7 @@ class Recaller:
         replacing = frozenset(newer for newer, _ in superseded.values())
         stated = list(_stated_slots(items.values()))
         overtaken = _overtaken(stated)
+        answering = {item.id for item, _, slot, _ in stated if slot[0] in plan.asks}
         stale_now = (
             _contradicted_then(stated, plan.time.start, plan.time.end)
             if plan.time is not None
@@ -549,9 +550,16 @@ class Recaller:
                     score *= 1 - cfg.confidence_weight * (1 - float(confidence))
                 if row.get("superseded"):
                     score *= cfg.superseded_penalty
+            before = score
             if plan.time is not None:
                 score *= _time_factor(
-                    item, superseded, plan.time.start, plan.time.end, opts, replacing
+                    item,
+                    superseded,
+                    plan.time.start,
+                    plan.time.end,
+                    opts,
+                    replacing,
+                    holds_until(item, answering, overtaken),
                 )
             elif day is None and _before(opts.now, self.latest_day()):
                 # Asked from a time before the newest log: the evergreen files were written
@@ -567,6 +575,10 @@ class Recaller:
                     score *= stale
             if item.id in superseded and opts.as_of is None and plan.time is None:
                 score *= stale
+            if item.id in answering and score >= before:
+                # It holds a value of the type asked for, and one that held at the time
+                # asked about (a replaced or out-of-time value took a penalty above).
+                score *= 1 + cfg.answer_type_boost
             score *= recency_factor(day, opts.now, cfg.recency, cfg.recency_days)
             item.score = score
             kept.append(item)
@@ -820,6 +832,20 @@ def _before(now: date, latest: date | None) -> bool:
     return latest is not None and (latest - now).days > PAST_GRACE_DAYS
 
 
+def holds_until(
+    item: _Item, answering: set[str], overtaken: dict[str, date]
+) -> tuple[date | None] | None:
+    """For a line that states a value of the type the question asks for (a price, a phone
+    number): ``(last,)``, the last day that value held (the day before a later candidate
+    gave it another) or ``(None,)`` when nothing changed it; None for any other line. A log
+    line that says "Espresso is €1.10" in March states what held in May unless a line
+    changed it."""
+    if item.id not in answering:
+        return None
+    changed = overtaken.get(item.id)
+    return (None if changed is None else changed - timedelta(days=1),)
+
+
 def _time_factor(
     item: _Item,
     superseded: dict[str, tuple[str, date | None]],
@@ -827,6 +853,7 @@ def _time_factor(
     end: date,
     opts: RecallOptions,
     replacing: frozenset[str] = frozenset(),
+    holds: tuple[date | None] | None = None,
 ) -> float:
     """How an item stands to the time the question names (``start``..``end``).
 
@@ -853,6 +880,8 @@ def _time_factor(
         newer = superseded.get(item.id)
         if newer is not None and newer[1] is not None and newer[1] < start:
             return cfg.time_penalty  # replaced before the time asked about
+    elif holds is not None:
+        last = valid_to or holds[0]  # a stated value, held until it changed
     else:
         last = valid_to or (day if item.table != "Fact" else None)
     inside = first <= end and (last is None or last >= start)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from graphmem.extract.entities import Gazetteer, Mention
+from graphmem.extract.slots import IP, PHONE, PORT, PRICE, WEEKLY
 from graphmem.extract.stopwords import ENGLISH
 from graphmem.extract.timex import TimeSpan, extract_times, question_time
 
@@ -27,10 +28,43 @@ _EXPERIENCE_CUES = re.compile(
 #: The question asks about the present: what superseded or overtaken lines said is stale.
 PRESENT_CUES = re.compile(
     r"\b(now|currently|current|right now|these days|still|today|anymore|any more|"
-    r"maintenant|actuel\w*|aujourd['’]hui|agora|atual\w*|actualmente|ahora|jetzt|aktuell|"
-    r"derzeit|heute)\b|现在|目前|如今",
+    r"maintenant|en ce moment|actuel\w*|aujourd['’]hui|agora|neste momento|no momento|"
+    r"atual\w*|actualmente|ahora|en este momento|jetzt|aktuell|derzeit|zurzeit|momentan|"
+    r"heute)\b|现在|現在|目前|如今|今は",
     re.IGNORECASE,
 )
+#: Of the present cues, the adverbs that say "at this moment" and nothing else: read as the
+#: question's time, like "in April", they are not words an answer has to contain ("agora"
+#: matched "agora é trabalhar"). "still", "current" and "today" stay: they also say what.
+_NOW_ADVERBS = re.compile(
+    r"\b(now|right now|currently|these days|maintenant|en ce moment|actuellement|agora|"
+    r"neste momento|no momento|atualmente|actualmente|ahora|en este momento|jetzt|derzeit|"
+    r"zurzeit|momentan)\b|现在|現在|目前|如今|今は",
+    re.IGNORECASE,
+)
+#: What type of value a question asks for, by its interrogative or the attribute it names,
+#: in the languages the logs use: the answer is a line that holds a value of that shape
+#: (graphmem.extract.slots). A closed class per language, like the present cues.
+_ASKS = {
+    PRICE: re.compile(
+        r"\b(how much|price[sd]?|costs?|quanto (?:custa|custou|custava|é|era|pago)|preços?|"
+        r"combien|prix|coûte|coûtait|wie ?viel|kostet|kostete|preis|cuánto|cuesta|costaba|"
+        r"precios?)\b|多少钱|价格|价钱|いくら|値段",
+        re.IGNORECASE,
+    ),
+    PHONE: re.compile(
+        r"\b(phones?|telephone|mobile|cell ?phone|telefon\w*|telemóvel|celular|handynummer|"
+        r"rufnummer|téléphone|portable|teléfono|móvil)\b|电话|手机|電話|携帯",
+        re.IGNORECASE,
+    ),
+    IP: re.compile(r"\b(ip|ip address|lan address)\b", re.IGNORECASE),
+    PORT: re.compile(r"\b(port|puerto)\b|端口|ポート", re.IGNORECASE),
+    WEEKLY: re.compile(
+        r"\b(?:what|which) (?:day|night|evening|weekday)s?\b|\b(?:que|qual|quel|quelle|qué) "
+        r"(?:dia|jour|soir|día|noche|noite)\b|\bwelche[nmr]? (?:tag|abend)\b|何曜日|星期几|周几",
+        re.IGNORECASE,
+    ),
+}
 _POSSESSIVE = re.compile(r"['’]s?(?!\w)")
 _WORD = re.compile(r"[^\W_]+")
 #: A question is read by its first QUESTION_CHARS characters. The longest of clawd-dev's 85
@@ -63,6 +97,15 @@ class QueryPlan:
     words: str = ""
     #: The question asks what is true now ("now", "currently", "jetzt", "现在").
     present: bool = False
+    #: The types of value the question asks for (:func:`asked_types`).
+    asks: frozenset[str] = frozenset()
+
+
+def asked_types(question: str) -> frozenset[str]:
+    """The slot types (graphmem.extract.slots) whose value answers `question`: "How much is
+    an espresso?", "¿Cuánto cuesta…?" ask a price; "Qual é o telefone da Graça?" a phone
+    number; "Which port…?" a port; "What night is training?" a weekly day."""
+    return frozenset(kind for kind, rx in _ASKS.items() if rx.search(question))
 
 
 def topic(question: str, mentions: list[Mention]) -> str:
@@ -86,8 +129,14 @@ def topic(question: str, mentions: list[Mention]) -> str:
 
 def without_spans(text: str, spans: list[tuple[int, int]]) -> str:
     """`text` with the character ranges `spans` cut out (whitespace collapsed)."""
+    merged: list[list[int]] = []
+    for start, end in sorted(spans):  # overlapping ranges cut once ("right now" and "now")
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
     out = text
-    for start, end in sorted(spans, reverse=True):
+    for start, end in reversed(merged):
         out = out[:start] + " " + out[end:]
     return " ".join(out.split())
 
@@ -95,6 +144,7 @@ def without_spans(text: str, spans: list[tuple[int, int]]) -> str:
 def understand(question: str, gazetteer: Gazetteer, now: date) -> QueryPlan:
     """Entities, time constraint and kind hints stated in `question`."""
     times = [(t.char_start, t.char_end) for t in extract_times(question, now)]
+    times += [m.span() for m in _NOW_ADVERBS.finditer(question)]
     timeless = without_spans(question, times) if times else question
     if not any(w.casefold() not in ENGLISH for w in _WORD.findall(timeless)):
         timeless = question  # "What happened in April?": the time is all there is
@@ -113,4 +163,5 @@ def understand(question: str, gazetteer: Gazetteer, now: date) -> QueryPlan:
         topic=topic(timeless, mentions),
         words=timeless,
         present=PRESENT_CUES.search(question) is not None,
+        asks=asked_types(question),
     )

@@ -275,3 +275,36 @@ def test_a_weekly_habit_moved_to_other_days_supersedes_the_old_days() -> None:
     ]
     # the latest statement of the old days is the one ended, as for every typed value
     assert edges(facts) == [("c", "b", "weekly rehea: thu -> tue")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("A pint of cider is now £4.50 at the Crown.", [Slot("price", "cider", "4.50")]),
+        ("O galão custa 1,60 € desde segunda.", [Slot("price", "galao", "1.60")]),
+        ("Der Cappuccino kostet jetzt 3,20 EUR.", [Slot("price", "cappu", "3.20")]),
+        (
+            "Menu: latte €3.00, mocha €3.40 · tea 2,10 €",
+            [
+                Slot("price", "latte", "3.00"),
+                Slot("price", "mocha", "3.40"),
+                Slot("price", "tea", "2.10"),
+            ],
+        ),
+        ("Parking stays at €1,150 a month.", [Slot("price", "parki", "1150")]),
+        ("Le croissant passe à 1,5 €.", [Slot("price", "crois", "1.50")]),
+        # an amount with nothing named before it in its phrase prices nothing
+        ("Approved on Monday — €38,000 over six years.", []),
+        ("Budget: €900–€1,400 for a cart", []),
+    ],
+)
+def test_a_price_is_the_amount_and_the_thing_named_before_it(
+    text: str, expected: list[Slot]
+) -> None:
+    assert slots(text) == expected
+
+
+def test_a_price_with_its_currency_is_no_phone_number() -> None:
+    assert slots("Call 912 448 305 about the scooter, €1 200 000 is not a price here") == [
+        Slot("phone", "", "912448305")
+    ]

@@ -11,7 +11,7 @@ from graphmem.config.presets import PRESETS, RecallConfig, preset
 from graphmem.extract.entities import Gazetteer, KnownEntity
 from graphmem.recall.fusion import jaccard_matrix, mmr, recency_factor, rrf, score_fusion
 from graphmem.recall.packets import Packet, source_ref, timestamp, within_budget
-from graphmem.recall.understand import topic, understand
+from graphmem.recall.understand import asked_types, topic, understand
 
 
 def test_rrf_sums_weighted_reciprocal_ranks() -> None:
@@ -147,3 +147,49 @@ def test_topic_is_the_question_without_the_names(question: str, expected: str) -
     )
     assert topic(question, gazetteer.find(question)) == expected
     assert understand(question, gazetteer, date(2025, 12, 15)).topic == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        ("Qual é o telefone da Marta agora?", "Qual é o telefone da Marta ?"),
+        ("Wo arbeitet Marta jetzt?", "Wo arbeitet Marta ?"),
+        ("¿Dónde vive Marta en este momento?", "¿Dónde vive Marta ?"),
+        ("Where does Marta live right now?", "Where does Marta live ?"),
+        ("Martaは今は何をしていますか？", "Martaは 何をしていますか？"),
+    ],
+)
+def test_a_now_adverb_is_the_questions_time_not_a_word_to_match(question: str, words: str) -> None:
+    """'agora', 'jetzt', 'right now' say when, like 'in April': the plan asks about the
+    present and the lexical words leave them out, so a line saying 'agora é trabalhar'
+    does not match a question about a phone number."""
+    plan = understand(question, Gazetteer.build([KnownEntity("marta", "Marta")]), date(2026, 5, 1))
+    assert plan.present
+    assert plan.words == words
+
+
+def test_a_question_that_is_only_now_keeps_its_words() -> None:
+    plan = understand("now?", Gazetteer.build([]), date(2026, 5, 1))
+    assert plan.words == "now?"
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("How much is a flat white these days?", {"price"}),
+        ("Quanto custa agora um galão?", {"price"}),
+        ("¿Cuánto cuesta el menú del día?", {"price"}),
+        ("Was kostet der Cappuccino?", {"price"}),
+        ("What's Marta's mobile?", {"phone"}),
+        ("Qual é o telemóvel da Marta?", {"phone"}),
+        ("Quel est le numéro de portable de Marta ?", {"phone"}),
+        ("Which port does the relay listen on?", {"port"}),
+        ("What night is choir practice now?", {"weekly"}),
+        ("Quel jour a lieu la chorale ?", {"weekly"}),
+        ("合唱の練習は何曜日ですか？", {"weekly"}),
+        ("Where does Marta live?", set()),
+        ("How many people came?", set()),
+    ],
+)
+def test_the_type_of_value_a_question_asks_for(question: str, asks: set[str]) -> None:
+    assert asked_types(question) == asks
