@@ -193,3 +193,49 @@ def test_english_gloss_adds_english_words_for_the_embedding_model() -> None:
     assert english_gloss("Where does Paul live now?") == "Where does Paul live now?"
     glossed = english_gloss("Où habite Paul maintenant ?")
     assert glossed.startswith("Où habite Paul maintenant ?") and "live" in glossed
+
+
+@pytest.mark.parametrize(
+    ("text", "english"),
+    [
+        (
+            "A padaria do bairro agora fecha às sete; o novo horário começa segunda.",
+            {"bakery", "closed", "opening", "hours"},
+        ),
+        (
+            "Le fournisseur a livré la commande en retard, encore une fois.",
+            {"supplier", "delivery", "order", "late"},
+        ),
+        (
+            "Der Vermieter will die Miete im Januar erhöhen, sagt die Rechnung.",
+            {"landlord", "invoice"},
+        ),
+        (
+            "El segundo local abre en octubre; el presupuesto ya está firmado.",
+            {"second", "opens", "quote", "signed"},
+        ),
+    ],
+)
+def test_a_note_in_another_language_carries_english_words_for_everyday_things(
+    text: str, english: set[str]
+) -> None:
+    """Shops, hours, suppliers, bills, ordinals: a note written in pt/fr/de/es is indexed with
+    the English words for them, so an English question (or one in a third language, which
+    goes through English too) finds it."""
+    from graphmem.extract.crosslingual import document_gloss
+
+    glossed = document_gloss(text)
+    assert english <= set(glossed.replace("(", " ").replace(")", " ").split())
+
+
+@pytest.mark.parametrize(
+    ("question", "english"),
+    [
+        ("Wann öffnet der zweite Laden?", {"second", "shop", "opens"}),
+        ("Quel est le prix du gâteau à la boulangerie ?", {"price", "cake", "bakery"}),
+    ],
+)
+def test_a_question_in_another_language_gets_the_same_english_words(
+    question: str, english: set[str]
+) -> None:
+    assert english <= set(translate(question).words)
