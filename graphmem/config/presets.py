@@ -46,7 +46,7 @@ class RecallConfig:
     #: the entities of every question asking about the present, it cost multilingual.)
     current_k: int = 10
     #: An entity whose bank-page definition line is among this many best lexical or vector
-    #: hits counts as named by the question (see Recaller._described); 0 turns it off.
+    #: hits counts as named by the question (see recall/channels.py:described); 0 turns it off.
     definition_top: int = 3
     #: Subject channel: items *about* each entity the question names (bullets whose subject
     #: it is, lines of its bank page), per entity.
@@ -82,7 +82,7 @@ class RecallConfig:
     #: joins them at this share of its score.
     successor_weight: float = 0.6
     #: After ranking: the same-day sentence a top bullet restates (its EVIDENCE) gets at
-    #: least this share of the bullet's final score (see Recaller._carry_evidence).
+    #: least this share of the bullet's final score (see recall/carry.py).
     evidence_carry: float = 0.7
     #: ... and what supported or contradicted a top opinion (its history) this share.
     opinion_evidence_carry: float = 0.5

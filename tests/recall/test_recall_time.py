@@ -76,10 +76,11 @@ def test_lines_written_after_now_are_not_recalled(settings: Settings, tmp_path: 
 def test_a_later_line_giving_another_value_than_the_one_valid_then_is_stale() -> None:
     """For "in February", April's new number contradicts February's: it is what became
     true later, like an undated page's value; a later line repeating the value is not."""
-    from graphmem.recall.engine import _contradicted_then, _Item, _stated_slots
+    from graphmem.recall.items import Item
+    from graphmem.recall.stated import contradicted_then, stated_slots
 
-    def item(item_id: str, day: date | None, text: str) -> _Item:
-        return _Item(
+    def item(item_id: str, day: date | None, text: str) -> Item:
+        return Item(
             item_id,
             "Passage",
             {"day": day, "text": text},
@@ -94,7 +95,7 @@ def test_a_later_line_giving_another_value_than_the_one_valid_then_is_stale() ->
         item("may", date(2026, 5, 2), "Graça still answers on +351 917 302 118 at work."),
         item("page", None, "Mobile +351 933 481 660."),
     ]
-    stale = _contradicted_then(list(_stated_slots(items)), date(2026, 2, 1), date(2026, 2, 28))
+    stale = contradicted_then(list(stated_slots(items)), date(2026, 2, 1), date(2026, 2, 28))
     assert stale == {"apr", "page"}
 
 

@@ -86,12 +86,12 @@ def _superseded(result: RecallResult) -> list[tuple[str, str]]:
 def test_a_claim_replaced_twice_is_dated_by_its_first_replacement() -> None:
     """Whatever order the links come in, a claim stopped holding at its first dated
     replacement; an undated one counts last, and equal days fall to the smaller id."""
-    from graphmem.recall.engine import _replaced_sooner
+    from graphmem.recall.reader import replaced_sooner
 
     march, may = date(2026, 3, 1), date(2026, 5, 1)
-    assert _replaced_sooner(("b", march), ("a", may))
-    assert not _replaced_sooner(("a", may), ("b", march))
-    assert _replaced_sooner(("b", may), ("a", None))
-    assert not _replaced_sooner(("a", None), ("b", may))
-    assert _replaced_sooner(("a", march), ("b", march))
-    assert not _replaced_sooner(("b", march), ("a", march))
+    assert replaced_sooner(("b", march), ("a", may))
+    assert not replaced_sooner(("a", may), ("b", march))
+    assert replaced_sooner(("b", may), ("a", None))
+    assert not replaced_sooner(("a", None), ("b", may))
+    assert replaced_sooner(("a", march), ("b", march))
+    assert not replaced_sooner(("b", march), ("a", march))
