@@ -1,6 +1,7 @@
 """The package's layout shows the pipeline, and its layers hold: only the database layer
 imports Kùzu, only the command line imports Typer, and a layer imports only the layers below
-it: config (settings, recall presets) → store (the database, schema, queries, caches: what
+it: text (folding, stemmers, stop words: language knowledge, importing no other layer) →
+config (settings, recall presets) → store (the database, schema, queries, caches: what
 every stage stands on) → parse → extract → compile → search → index → recall → reflect →
 edit (retain, merge: Markdown writes) → export (files, FalkorDB) → surfaces (CLI, renderer,
 MCP, daemon). The one facade (``graphmem.memory``) sits between export and the surfaces:
@@ -13,7 +14,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "graphmem"
 STAGES = [
-    "config", "store", "parse", "extract", "compile", "search", "index", "recall", "reflect",
+    "text", "config", "store", "parse", "extract", "compile", "search", "index", "recall", "reflect",
     "edit", "export", "surfaces",
 ]  # fmt: skip
 #: Top-level modules every layer may import (the error types, the version).

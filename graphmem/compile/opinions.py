@@ -84,6 +84,8 @@ from graphmem.compile.supersede import FactIn, Supersession, find_supersessions
 from graphmem.compile.verdicts import OpinionFrame, Verdict, frame, judge, names_of
 from graphmem.parse.blocks import DEFAULT_CONFIDENCE
 from graphmem.parse.names import fold, normalize_text
+from graphmem.text.stem import light_stem as _stem
+from graphmem.text.stopwords import OPINION_TOPIC as _STOP
 
 MIN_SHARED = 2
 RESTATE_OVERLAP = 0.5
@@ -204,19 +206,6 @@ class _Text(NamedTuple):
     attitude: bool
 
 
-_STOP = frozenset(
-    """a an the and or but of in on at to for from with by as is are was were be been being
-    has have had do does did he she it they them his her their its this that these those there
-    here i we you me us my our your so than then also still just very much more most far less
-    about into over under after before since until while because if when where which who what
-    how all any each every everything anything something nothing some other such only own same
-    too can will would should could may might must now today tonight yesterday tomorrow again
-    ever once up out off get gets got non not no nor never cannot ca wo sha s t
-    jan feb mar apr jun jul aug sep sept oct nov dec january february march april june july
-    august september october november december monday tuesday wednesday thursday friday saturday
-    sunday le la les un une des du de et est il elle en au aux pour par sur dans pas plus ne
-    que qui o os um uma da do das dos em no na nos nas e ele ela com por para mais mas""".split()
-)
 _POSITIVE = frozenset("lov lik enjoy prefer ador favorit favourit aim gosta".split())
 _NEUTRAL = frozenset("want find think believ feel".split())  # an attitude, stance +1
 _NEGATIVE = frozenset("hat dislik detest loath despis avoid cantstand odeia odeio".split())
@@ -256,28 +245,6 @@ _NT = re.compile(r"n['’]t\b")
 _ELISION = re.compile(r"\bn['’](?=\w)")  # French "n'habite" -> "ne habite"
 _CANT_STAND = re.compile(r"\bca not\s+stand\b|\bcannot\s+stand\b")
 _GAVE_UP = re.compile(r"\bg[ai]ven?\s+up\b(?:\s+on\b)?")
-
-
-_PLURALS = (("ies", "y"), ("sses", "ss"), ("ches", "ch"), ("shes", "sh"), ("xes", "x"))
-
-
-@lru_cache(maxsize=65536)
-def _stem(word: str) -> str:
-    """Light suffix stripping, enough that "reviews", "reviewed" and "review" meet."""
-    if len(word) <= 3 or not word.isalpha():
-        return word
-    for suffix, keep in _PLURALS:
-        if word.endswith(suffix):
-            return word[: -len(suffix)] + keep
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        word = word[:-1]
-    for suffix in ("ing", "ed"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
-            if word[-1] == word[-2] and word[-1] not in "lsz":
-                word = word[:-1]  # running -> run, stopped -> stop
-            return word
-    return word[:-1] if word.endswith("e") and len(word) > 3 else word
 
 
 @lru_cache(maxsize=65536)

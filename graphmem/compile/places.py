@@ -20,7 +20,7 @@ from typing import Protocol
 from graphmem.compile.stance import units
 from graphmem.extract.declared import EntityInfo
 from graphmem.extract.timewords import MONTHS, WEEKDAYS
-from graphmem.parse.names import fold
+from graphmem.text.fold import fold
 
 #: A preposition of place ("importer in Seville", "clube no Porto", "tostador en Valencia",
 #: "Rösterei in Köln", "atelier à Lyon") and the capitalised words after it.

@@ -46,11 +46,12 @@ from graphmem.extract.declared import (
     page_aliases as page_aliases,
 )
 from graphmem.extract.mood import mood
-from graphmem.extract.stopwords import content_words
 from graphmem.parse.blocks import Block, ParsedFile
-from graphmem.parse.names import fold, normalize_text, slugify
+from graphmem.parse.names import normalize_text, slugify
 from graphmem.store.beside import Later
 from graphmem.store.ontology import node_columns, rel_columns
+from graphmem.text.fold import fold
+from graphmem.text.stopwords import content_words
 
 #: Node and relationship tables with their columns, from ontology/schema.cypher.
 NODE_COLUMNS = node_columns()

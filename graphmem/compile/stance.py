@@ -35,6 +35,9 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from graphmem.parse.names import fold
+from graphmem.text.fold import folded
+from graphmem.text.stem import stem
+from graphmem.text.stopwords import STANCE_TOPIC as _STOP
 
 
 class Phrases:
@@ -340,27 +343,6 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 CONCEPT_RX = {name: _rx(*phrases) for name, phrases in CONCEPTS.items()}
 
-_STOP = frozenset(
-    """a an the and or but of in on at to for from with by as is are was were be been being
-    has have had do does did he she it they them his her their its this that these those
-    there here i we you me us my our your so than then also still just very much more most
-    less about into over under after before since until while because if when where which
-    who what how all any each every some other such only own same too can will would should
-    could may might must now today tonight yesterday tomorrow again ever once up out off get
-    got not no nor never cannot don t s ll d re ve m probably really think thinks said says
-    le la les un une des du de et est il elle en au aux pour par sur dans pas plus ne que qui
-    ce se sa son ses elle ils o os um uma da do das dos em no na nos nas e ele ela com por
-    para mais mas der die das ein eine und ist nicht mit von zu den dem des auf fur sich
-    auch es el los las y con lo se su sus january february march april june july august
-    september october november december janvier fevrier mars avril mai juin juillet aout
-    septembre octobre novembre decembre janeiro fevereiro marco abril maio junho julho agosto
-    setembro outubro dezembro januar februar marz juni juli oktober dezember enero febrero
-    marzo mayo junio julio septiembre diciembre week weeks month year
-    antes depois estar esta estao vai vao foi foram ser sera hoje ontem amanha ja muito
-    avant apres etre ete va vont sont aujourd'hui hier demain tres
-    vor nach heute gestern morgen wird werden wurde sehr schon
-    despues hoy ayer manana fue van muy longer""".split()
-)
 _WORD = re.compile(r"[^\W\d_][\w'’-]*|\d+")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
@@ -392,24 +374,6 @@ def units(text: str, line_start: int) -> list[Unit]:
             out.append(Unit(" ".join(piece.split()), la, lb))
         pos = m.end() if m else len(text)
     return out
-
-
-@lru_cache(maxsize=65536)
-def stem(word: str) -> str:
-    """Light suffix stripping (en, and the common Romance/German endings)."""
-    if len(word) <= 3 or not word.isalpha():
-        return word
-    if len(word) > 4 and word[-1] == "y" and word[-2] not in "aeiouy":
-        return word[:-1]  # "delivery" meets "deliveries" (-ies) and "delivered"
-    for suffix in ("ations", "ation", "ments", "ment", "ings", "ing", "ies", "ied", "ados",
-                   "adas", "idos", "idas", "ado", "ada", "ido", "ida", "ou", "iu", "eu", "ar", "er", "ir", "ed",
-                   "es", "s", "en", "e"):  # fmt: skip
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
-            break
-    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "ls":
-        word = word[:-1]
-    return word
 
 
 class Reading:
@@ -573,12 +537,6 @@ READING_FIELDS = (
 def _first(rx: Phrases, text: str) -> str:
     m = rx.search(text)
     return " ".join(m.group().split()) if m else ""
-
-
-@lru_cache(maxsize=65536)
-def folded(text: str) -> str:
-    """names.fold, with a fast path for ASCII (most log text)."""
-    return text.casefold() if text.isascii() else fold(text)
 
 
 def _normal(text: str) -> str:

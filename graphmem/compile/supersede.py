@@ -95,7 +95,9 @@ from graphmem.extract.slots import (
     temporary,
 )
 from graphmem.extract.timex import extract_times
-from graphmem.parse.names import fold, slugify
+from graphmem.parse.names import slugify
+from graphmem.text.fold import folded as _fold
+from graphmem.text.stopwords import SUPERSEDE_CONTENT as _STOPWORDS
 
 KINDS = frozenset({"world", "observation"})
 #: Typed values that name one thing wherever they are written (see _undated).
@@ -360,19 +362,6 @@ _NOT_VALUES = frozenset(
     "may june july august september october november december home here there it them "
     "him her me us".split()
 )
-_STOPWORDS = frozenset(
-    "a an the and or but of in on at to for from with by as is are was were be been has have "
-    "had he she it they his her their its this that there here not no now longer anymore "
-    "instead used switched changed so than then also still just very de da do em no na le la "
-    "les et est il elle".split()
-)
-
-
-@lru_cache(maxsize=65536)
-def _fold(text: str) -> str:
-    """`names.fold`, cached, with a fast path: most text is ASCII."""
-    return text.lower() if text.isascii() else fold(text)
-
 
 _slug = lru_cache(maxsize=65536)(slugify)
 

@@ -46,10 +46,10 @@ from graphmem.compile.stance import (
     NEGATION,
     Reading,
     read,
-    stem,
     topic,
 )
 from graphmem.extract.timex import extract_times
+from graphmem.text.stem import stem
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ from typing import Literal
 
 from graphmem.extract.mood import lean, mood
 from graphmem.extract.timex import extract_times
-from graphmem.parse.names import fold
+from graphmem.text.fold import fold
 
 Aspect = Literal["state", "event", "plan"]
 

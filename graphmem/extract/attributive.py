@@ -23,9 +23,9 @@ from __future__ import annotations
 import re
 
 from graphmem.extract import timewords as W
-from graphmem.extract.stopwords import ENGLISH
 from graphmem.extract.timex import TimeSpan
-from graphmem.parse.names import fold
+from graphmem.text.fold import fold
+from graphmem.text.stopwords import ENGLISH
 
 #: English determiners and possessives that open a noun phrase.
 _EN_DETERMINERS = frozenset("the this that these those our my his her their its your".split())

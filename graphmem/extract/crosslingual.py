@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from graphmem.extract.stopwords import ENGLISH
-from graphmem.parse.names import fold
+from graphmem.text.fold import fold
+from graphmem.text.stopwords import ENGLISH
 
 #: The lexicon file: ``english | fr | pt | de | es | zh`` per line.
 LEXICON = Path(__file__).resolve().parents[1] / "models" / "crosslingual.tsv"

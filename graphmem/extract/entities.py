@@ -26,8 +26,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from graphmem.extract.stopwords import ENGLISH
 from graphmem.parse.names import MAX_NAME_CHARS, fold, slugify
+from graphmem.text.stopwords import ENGLISH
 
 #: NER labels worth an entity page. Dropped: NORP (nationalities and groups, used as
 #: adjectives: "French", "Buddhist"), LANGUAGE, LAW and the numeric/temporal labels.

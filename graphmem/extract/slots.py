@@ -20,7 +20,7 @@ import unicodedata
 from typing import NamedTuple
 
 from graphmem.extract import timewords as W
-from graphmem.extract.stopwords import ENGLISH
+from graphmem.text.stopwords import ENGLISH
 
 PHONE, IP, PORT, VERSION, SETTING, DATABASE, COUPLE, WEEKLY, PRICE = (
     "phone", "ip", "port", "version", "setting", "database", "couple", "weekly", "price",

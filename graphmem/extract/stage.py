@@ -45,9 +45,10 @@ from graphmem.extract.timex_fallback import (
 )
 from graphmem.parse.blocks import Block, EntityPage, Notice, ParsedFile
 from graphmem.parse.links import without_link
-from graphmem.parse.names import fold, name_probe, slugify
+from graphmem.parse.names import name_probe, slugify
 from graphmem.store.beside import Later
 from graphmem.store.cache import FileCache, code_version
+from graphmem.text.fold import fold
 
 #: Changes whenever time tagging or mention finding changes, so caches never go stale.
 EXTRACT_VERSION = code_version(
@@ -59,6 +60,7 @@ EXTRACT_VERSION = code_version(
     "extract/entities",
     "extract/stage",
     "parse/names",
+    "text/fold",
 )
 #: NER runs over this many characters of a block at most (a pasted log is not prose).
 NER_MAX_CHARS = 2000

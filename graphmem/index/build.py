@@ -54,6 +54,7 @@ PIPELINE_VERSION = code_version(
     "parse/parser",
     "parse/workspace",
     "parse/names",
+    "text/fold",
     "parse/sentences",
     "parse/textio",
 )
@@ -76,7 +77,8 @@ COMPILE_VERSION = code_version(
     "compile/verdicts",
     "extract/crosslingual",
     "models/crosslingual.tsv",
-    "extract/stopwords",
+    "text/stopwords",
+    "text/stem",
     "extract/entities",
     "index/load",
     "index/seedstage",

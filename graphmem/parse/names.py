@@ -7,8 +7,9 @@ and the plain words "the castle" all land on the same entity.
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
+
+from graphmem.text.fold import fold
 
 #: The longest ``@name`` or alias matched in text. Longer ones are noise (a pasted blob, a
 #: fuzzer), would compile to a regex nested as deep as the name, and cannot name a bank page.
@@ -16,25 +17,6 @@ MAX_NAME_CHARS = 100
 
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
 _SPACES = re.compile(r"\s+")
-
-
-def fold(text: str) -> str:
-    """Lower-case `text` and strip diacritics: "Château" -> "chateau"."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    if decomposed.isascii():
-        return decomposed.lower()
-    if max(decomposed) < "\U00010000":  # one regex pass, not a Python test per character
-        return _combining_marks().sub("", decomposed).casefold()
-    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return stripped.casefold()
-
-
-@lru_cache(maxsize=1)
-def _combining_marks() -> re.Pattern[str]:
-    """The characters of the Basic Multilingual Plane with a combining class (made once,
-    on the first non-ASCII text: ~10 ms)."""
-    marks = [chr(c) for c in range(0x10000) if unicodedata.combining(chr(c))]
-    return re.compile("[" + "".join(re.escape(m) for m in marks) + "]")
 
 
 def name_probe(name: str) -> str:

@@ -7,11 +7,11 @@ from datetime import date
 from typing import Any
 
 from graphmem.errors import GraphmemError
-from graphmem.parse.names import fold
 from graphmem.parse.parser import file_role
 from graphmem.recall.lookups import entity_gazetteer, rows_by_ids
 from graphmem.recall.packets import source_ref, timestamp
 from graphmem.store.db import Graph
+from graphmem.text.fold import fold
 
 EARLIEST = date(1, 1, 1)
 LATEST = date(9999, 12, 31)

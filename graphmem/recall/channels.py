@@ -15,7 +15,6 @@ import numpy as np
 
 from graphmem.config.presets import RecallConfig
 from graphmem.extract.crosslingual import english_query
-from graphmem.extract.stopwords import content_words
 from graphmem.recall.about import holds_at
 from graphmem.recall.items import Channels, RecallOptions
 from graphmem.recall.reader import Reader
@@ -23,6 +22,7 @@ from graphmem.recall.understand import QueryPlan
 from graphmem.search.embed import cosine_floor, embed_queries, rescale
 from graphmem.search.seeds import SeedIndex
 from graphmem.search.windows import WindowIndex
+from graphmem.text.stopwords import content_words
 
 
 def gather(

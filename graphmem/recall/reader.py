@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
-from graphmem.extract.stopwords import content_words
 from graphmem.recall.items import Item, Superseded
 from graphmem.recall.lookups import rows_by_ids
 from graphmem.search.projection import Projection
 from graphmem.store.db import Graph
+from graphmem.text.stopwords import content_words
 
 #: A page's metadata line ("Aliases: …", "Kind: person"), which defines nothing.
 _KEY_LINE = re.compile(r"[A-Za-z][\w ]{0,30}:\s")

@@ -12,8 +12,8 @@ from datetime import date
 
 from graphmem.extract.entities import Gazetteer, Mention
 from graphmem.extract.slots import IP, PHONE, PORT, PRICE, WEEKLY
-from graphmem.extract.stopwords import ENGLISH
 from graphmem.extract.timex import TimeSpan, extract_times, question_time
+from graphmem.text.stopwords import ENGLISH
 
 _OPINION_CUES = re.compile(
     r"\b(prefers?|preferred|preference|likes?|loves?|hates?|dislikes?|think|thinks|opinions?|"

@@ -37,12 +37,12 @@ from graphmem.extract.aspect import aspect
 from graphmem.extract.mood import mood
 from graphmem.index.build import IndexReport, index_workspace
 from graphmem.parse.links import without_link
-from graphmem.parse.names import fold
 from graphmem.parse.textio import newline_of
 from graphmem.recall.packets import source_ref
 from graphmem.store.current import open_graph
 from graphmem.store.db import Graph
 from graphmem.store.layout import write_atomic
+from graphmem.text.fold import fold
 
 if TYPE_CHECKING:
     from graphmem.reflect.facts import _Data

@@ -15,9 +15,10 @@ from typing import Any
 
 from graphmem.extract.aspect import aspect
 from graphmem.extract.mood import mood
-from graphmem.parse.names import fold, normalize_text
+from graphmem.parse.names import normalize_text
 from graphmem.recall.packets import source_ref
 from graphmem.store.db import Graph
+from graphmem.text.fold import fold
 
 #: Proposals consider facts about this many of the most-mentioned entities.
 TOP_ENTITIES = 10

@@ -40,8 +40,9 @@ import numpy.typing as npt
 
 from graphmem.errors import GraphmemError
 from graphmem.extract.crosslingual import cjk_bigrams, segment_cjk, strip_cjk, translate
-from graphmem.parse.names import fold
 from graphmem.store.layout import fsync_path
+from graphmem.text.fold import fold
+from graphmem.text.stopwords import QUERY
 
 #: Kinds of indexed items.
 KINDS = frozenset({"world", "experience", "observation", "opinion", "log"})
@@ -167,26 +168,6 @@ def vec_available(conn: Any) -> bool:
 
 # --- the query language ------------------------------------------------------------------
 
-_STOP_EN = """a about above after again against all am an and any are as at be because been
-before being below between both but by can could did do does doing down during each few for
-from further had has have having he her here hers herself him himself his how i if in into
-is it its itself just me more most my myself no nor not now of off on once only or other our
-ours ourselves out over own same she should so some such than that the their theirs them
-themselves then there these they this those through to too under until up very was we were
-what when where which while who whom whose why will with would you your yours yourself
-yourselves tell please know remember recall anything something ever"""
-# Folded (accents removed, as in the index). Left out on purpose: "son", "car", "ete", "sao",
-# "era": content words in English ("son", "car", "era") or names ("São Paulo").
-_STOP_FR = """a au aux avec c ce ces cet cette d dans de des du elle elles en est et etait
-etre eux il ils j je l la le les leur leurs lui m ma mais me meme mes moi mon n ne ni nos
-notre nous on ont ou par pas pour qu quand que quel quelle quelles quels qui quoi s sa se
-ses sont sur t ta te tes toi ton tu un une vos votre vous y comment pourquoi combien donc"""
-_STOP_PT = """a ao aos as com como da das de do dos e ela elas ele eles em entre essa esse
-esta este eu foi ha isso isto ja lhe mais mas me meu minha muito na nas nao nem no nos o os
-onde ou para pela pelas pelo pelos por porque qual quando que quem se sem ser seu sua tambem
-te tem um uma voce"""
-STOP_WORDS = frozenset((_STOP_EN + " " + _STOP_FR + " " + _STOP_PT).split())
-
 # A term: word characters, possibly joined by identifier punctuation ("relay.maxRetries",
 # "connection.update", "max_retries", "2025-11-27", "l'hôtel"). Underscore is a separator
 # for unicode61, as for this pattern's parts.
@@ -201,7 +182,7 @@ def _quote(words: Sequence[str]) -> str:
 
 def _droppable(word: str) -> bool:
     folded = fold(word)
-    return folded in STOP_WORDS or (len(folded) == 1 and not folded.isdigit())
+    return folded in QUERY or (len(folded) == 1 and not folded.isdigit())
 
 
 def match_expression(question: str) -> str | None:

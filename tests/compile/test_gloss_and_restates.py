@@ -13,11 +13,11 @@ from conftest import WriteFiles, settings_for
 from graphmem.config import Settings
 from graphmem.config.presets import RecallConfig
 from graphmem.extract.crosslingual import document_gloss, english_query
-from graphmem.extract.stopwords import content_words
 from graphmem.index.build import index_workspace
 from graphmem.memory import run_cypher
 from graphmem.recall.engine import Recaller, RecallOptions
 from graphmem.recall.packets import RecallResult
+from graphmem.text.stopwords import content_words
 
 
 def _with_and_without(

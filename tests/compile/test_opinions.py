@@ -494,7 +494,7 @@ def test_names_found_with_the_run_check_are_those_of_the_plain_pattern() -> None
     import random
 
     from graphmem.compile.opinions import _Names, names_in
-    from graphmem.compile.stance import folded
+    from graphmem.text.fold import folded
 
     surfaces = {"peter": "peter", "peter pan": "peter-pan", "o'brien": "obrien", "zoë": "zoe",
                 "node.js": "node", "--x": "dashx", "小明": "xiaoming", "the lighthouse": "lh",

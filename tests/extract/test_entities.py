@@ -303,6 +303,6 @@ def test_promote_ner_kind_follows_the_most_frequent_label(label: str | None, kin
 
 def test_bundled_stop_words_match_spacys() -> None:
     spacy_words = pytest.importorskip("spacy.lang.en.stop_words").STOP_WORDS
-    from graphmem.extract.stopwords import ENGLISH
+    from graphmem.text.stopwords import ENGLISH
 
     assert frozenset(spacy_words) == ENGLISH

@@ -1,4 +1,4 @@
-"""graphmem.parse.names.fold: lower case without diacritics, the same on every path."""
+"""graphmem.text.fold.fold: lower case without diacritics, the same on every path."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import unicodedata
 
 import pytest
 
-from graphmem.parse.names import fold
+from graphmem.text.fold import fold
 
 
 def by_character(text: str) -> str:
