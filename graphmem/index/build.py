@@ -109,7 +109,7 @@ class IndexReport:
     #: "unchanged" (nothing to do), "delta" (the published generation copied and patched;
     #: see graphmem.index.delta) or "full" (compiled and loaded from every file's cached result).
     mode: str = "full"
-    #: How much of the published generation has vectors (graphmem.index.vectorfill.Coverage as
+    #: How much of the published generation has vectors (graphmem.search.coverage.Coverage as
     #: meta.json keeps it); None without embeddings.
     vectors: dict[str, int] | None = None
 
@@ -378,7 +378,7 @@ def _publish(
     embedded: int,
 ) -> IndexReport:
     """Write `gen`'s meta.json from `report`, make it CURRENT; returns `report`."""
-    from graphmem.index.vectorfill import coverage
+    from graphmem.search.coverage import coverage
     from graphmem.search.embed import CACHE_NOTICE
 
     cov = coverage(gen.seeds)

@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from graphmem.search.seeds import SeedIndex, connect, has_table
+from graphmem.search.coverage import count_rows, coverage
+from graphmem.search.seeds import SeedIndex, connect
 from graphmem.search.windows import fill_windows, pending_windows
 from graphmem.store.layout import META, Generation, Store
 
@@ -42,96 +43,6 @@ MAX_PUBLISH_S = 160.0
 #: Texts per embedding call (each call commits its vectors to the cache); the embedder
 #: sorts each call's texts by length, so a larger call pads less.
 CHUNK = 512
-
-
-@dataclass(frozen=True)
-class Coverage:
-    """How much of a generation has its vectors."""
-
-    items: int
-    of: int
-    windows: int = 0
-    windows_pending: int = 0
-
-    @property
-    def complete(self) -> bool:
-        """No row and no window is waiting for a vector."""
-        return self.items == self.of and not self.windows_pending
-
-    @property
-    def share(self) -> float:
-        """Share of items with a vector (1.0 for an empty index)."""
-        return self.items / self.of if self.of else 1.0
-
-    def to_meta(self) -> dict[str, int]:
-        """The form meta.json keeps (``"vectors"``)."""
-        return {
-            "items": self.items,
-            "of": self.of,
-            "windows": self.windows,
-            "windows_pending": self.windows_pending,
-        }
-
-
-def coverage(seeds: Any) -> Coverage | None:
-    """The vector coverage of the seed index file `seeds`; None when it has no vectors
-    (embeddings off)."""
-    with SeedIndex.open(seeds) as index:
-        if index.backend == "none":
-            return None
-        have, total = index.coverage()
-        conn = index.conn
-        windows = _count(conn, "windows")
-        waiting = _count(conn, "windows_pending")
-    return Coverage(have, total, windows, waiting)
-
-
-def _count(conn: Any, table: str) -> int:
-    return (
-        int(conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
-        if has_table(conn, table)
-        else 0
-    )
-
-
-def _from_meta(meta_vectors: dict[str, int]) -> Coverage:
-    return Coverage(
-        int(meta_vectors.get("items", 0)),
-        int(meta_vectors.get("of", 0)),
-        int(meta_vectors.get("windows", 0)),
-        int(meta_vectors.get("windows_pending", 0)),
-    )
-
-
-def describe(meta_vectors: dict[str, int]) -> str:
-    """``status``'s line: how much of the index has vectors."""
-    cov = _from_meta(meta_vectors)
-    line = f"{cov.share:.0%} of items ({cov.items:,} of {cov.of:,})"
-    windows = cov.windows + cov.windows_pending
-    if windows:
-        line += f", {cov.windows:,} of {windows:,} windows"
-    if not cov.complete:
-        line += "; `graphmem index` fills in the rest"
-    return line
-
-
-def coverage_notice(gen: Generation) -> list[str]:
-    """Recall's notice while `gen`'s vectors are incomplete (none when complete or off)."""
-    notice = notice_of(gen.meta().get("vectors"))
-    return [notice] if notice else []
-
-
-def notice_of(meta_vectors: dict[str, int] | None) -> str | None:
-    """One line for the user while a generation's vectors are incomplete, else None."""
-    if not meta_vectors:
-        return None
-    cov = _from_meta(meta_vectors)
-    if cov.complete:
-        return None
-    return (
-        f"vectors for {cov.share:.0%} of items so far ({cov.items:,} of {cov.of:,}): "
-        "vector search covers those; `graphmem index` fills in the rest"
-    )
 
 
 @dataclass
@@ -254,6 +165,6 @@ def pending_count(seeds: Any) -> int:
     """Rows plus windows of the seed index file `seeds` still waiting for a vector."""
     conn = connect(seeds, readonly=True)
     try:
-        return _count(conn, "pending") + _count(conn, "windows_pending")
+        return count_rows(conn, "pending") + count_rows(conn, "windows_pending")
     finally:
         conn.close()

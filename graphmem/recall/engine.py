@@ -40,7 +40,6 @@ import numpy as np
 from graphmem.config import Settings
 from graphmem.errors import NotIndexedError
 from graphmem.extract.entities import Gazetteer
-from graphmem.index.vectorfill import coverage_notice
 from graphmem.recall.bridge import TWO_PART, bridge
 from graphmem.recall.carry import carry_evidence
 from graphmem.recall.channels import gather
@@ -53,6 +52,7 @@ from graphmem.recall.packets import RecallResult, within_budget
 from graphmem.recall.rank import diversify, rank
 from graphmem.recall.reader import Reader
 from graphmem.recall.understand import PRESENT_CUES, QueryPlan, understand
+from graphmem.search.coverage import coverage_notice
 from graphmem.search.projection import Projection
 from graphmem.search.seeds import SeedIndex
 from graphmem.search.windows import WindowIndex

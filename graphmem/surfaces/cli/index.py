@@ -151,7 +151,7 @@ def status(json_out: JsonOpt = False, workspace: WorkspaceOpt = None) -> None:
     counts = ", ".join(f"{v} {k}" for k, v in sorted(st.counts.items()))
     typer.echo(f"graph      {counts}")
     if st.vectors:
-        from graphmem.index.vectorfill import describe
+        from graphmem.search.coverage import describe
 
         typer.echo(f"vectors    {describe(st.vectors)}")
     for notice in st.degraded:
