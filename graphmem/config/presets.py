@@ -56,7 +56,8 @@ class RecallConfig:
     window_k: int = 30
     #: "score": sum of weight * the channel's normalised score (see `normalise`);
     #: "rrf": sum of weight / (rrf_k + rank); "rescore": every candidate scored on both
-    #: bm25 and cosine. "score" measured best on LoCoMo (bench/README.md).
+    #: bm25 and cosine. "score" measured best on LoCoMo
+    #: (docs/decisions/0003-score-fusion-divided-by-each-channels-best.md).
     fusion: str = "score"
     #: How "score" fusion normalises a channel: "best" divides by the channel's best score
     #: (how far an item is from the best counts), "minmax" stretches its items over

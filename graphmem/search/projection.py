@@ -2,7 +2,8 @@
 
 Kùzu 0.11.3 answers ``WHERE n.id IN $ids`` (and the UNWIND form for relationships) with
 scans of whole tables: at 100k items, loading 150 candidates and their mentions, neighbours
-and evidence cost ~200 ms a question (bench/README.md). The same lookups by primary key in
+and evidence cost ~200 ms a question
+(docs/decisions/0001-by-id-lookups-from-a-sqlite-projection.md). The same lookups by primary key in
 SQLite cost well under a millisecond each. The graph stays the model: this projection is
 written from the same compiled rows in the same generation, and named Cypher queries keep
 answering everything else.

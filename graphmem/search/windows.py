@@ -8,7 +8,7 @@ needs such lines from many days. The window channel embeds every run of
 searches those vectors with the question's; each item of a window it finds is a seed
 scored with that window's similarity. Facts and opinions take part so that a curated
 ``## Retain`` bullet is not outranked by the prose around it only because prose alone
-had windows. Measured on LoCoMo (bench/README.md).
+had windows. Measured on LoCoMo (docs/decisions/0005-the-window-channel.md).
 
 The windows live in the seed index file, in a ``windows`` table written beside the seeds
 and patched with them in an incremental index; their texts go through the same embedding

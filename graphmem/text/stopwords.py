@@ -11,8 +11,8 @@ reader):
   (graphmem.compile.supersede).
 
 Kept here so that matching names against text never imports spaCy: the import alone took
-45% of a cold ``graphmem recall`` (bench/README.md). A test checks the copy against spaCy
-when spaCy is installed.
+45% of a cold ``graphmem recall`` (docs/decisions/0002-stop-words-shipped-as-data.md). A test
+checks the copy against spaCy when spaCy is installed.
 """
 
 import re

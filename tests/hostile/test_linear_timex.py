@@ -6,8 +6,9 @@ graphmem.extract.timex.extract_times, graphmem.extract.mood). Before these cases
 holding many dates was re-read once per date, a long run of periods once per period, and
 1 MB of them took hours. Each case must now take at most a few seconds of CPU (the
 measured figures, well under a second each on an idle core, are in
-bench/notes/2026-12-01b-issue-16.md): the budget is loose so that a loaded CI machine does
-not make the test flaky, and it is CPU time of the worker thread, not wall time.
+docs/decisions/0010-linear-cost-on-hostile-input.md and its commits): the budget is loose so
+that a loaded CI machine does not make the test flaky, and it is CPU time of the worker
+thread, not wall time.
 """
 
 from __future__ import annotations
