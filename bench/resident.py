@@ -73,7 +73,7 @@ def proc_cpu(pid: int) -> float:
 
 
 def start_daemon(workspace: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
-    """``graphmem daemon`` for `workspace`, once its index and model are loaded."""
+    """``graphmem daemon`` for `workspace`, once its index and models are loaded."""
     proc = subprocess.Popen(
         [*graphmem_command(), "--workspace", str(workspace), "daemon", "--idle", "0"],
         stdout=subprocess.DEVNULL,
@@ -83,7 +83,9 @@ def start_daemon(workspace: Path, env: dict[str, str]) -> subprocess.Popen[bytes
     deadline = time.monotonic() + 600
     while time.monotonic() < deadline:
         answer = ping(workspace)
-        if answer is not None and answer.get("warm"):
+        # warm, and (a daemon that reports it) with its NER pipeline loaded too: the
+        # resident figures are those of a daemon that has finished warming up
+        if answer is not None and answer.get("warm") and answer.get("ner", True):
             return proc
         if proc.poll() is not None:
             raise RuntimeError(f"the daemon exited with {proc.returncode}")
