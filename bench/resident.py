@@ -7,14 +7,18 @@ Usage::
     python bench/resident.py WS --now 2016-06-01          # questions built as perf.py does
 
 For each mode (``standalone``: ``GRAPHMEM_RESIDENT=off``; ``resident``: a daemon started
-for WS, waited on until its index and model are loaded, stopped at the end) it measures:
+for WS, waited on until its index and model are loaded, stopped at the end; ``auto``:
+``GRAPHMEM_RESIDENT=on`` and no daemon, so the first cold call answers in-process and
+starts one in the background that later calls use once it is warm, stopped at the end)
+it measures:
 
 * cold CLI recall: ``graphmem --workspace WS recall Q --k 10 --json --now DAY`` as a fresh
   process, `--runs` questions: wall time, the process's own CPU (``wait4``), the daemon's
   CPU for that call (``/proc/PID/stat``), and their sum;
 * one-day incremental from the CLI: append one line to the middle daily log, then
   ``graphmem --workspace WS index -q``, `--edits` times: the same four figures;
-* whether each recall printed the same bytes as the other mode (the outputs are compared).
+* whether each recall printed the same bytes as the other mode (the outputs are compared);
+* in ``auto`` mode, the first call's wall time apart, and how many calls the daemon served.
 
 The 1-minute load average is recorded before and after each mode. Models follow the
 environment and the workspace's config, as a user's CLI would (``GRAPHMEM_*``).
@@ -69,7 +73,7 @@ def proc_cpu(pid: int) -> float:
 
 
 def start_daemon(workspace: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
-    """``graphmem daemon`` for `workspace`, once its index and model are loaded."""
+    """``graphmem daemon`` for `workspace`, once its index and models are loaded."""
     proc = subprocess.Popen(
         [*graphmem_command(), "--workspace", str(workspace), "daemon", "--idle", "0"],
         stdout=subprocess.DEVNULL,
@@ -79,13 +83,21 @@ def start_daemon(workspace: Path, env: dict[str, str]) -> subprocess.Popen[bytes
     deadline = time.monotonic() + 600
     while time.monotonic() < deadline:
         answer = ping(workspace)
-        if answer is not None and answer.get("warm"):
+        # warm, and (a daemon that reports it) with its NER pipeline loaded too: the
+        # resident figures are those of a daemon that has finished warming up
+        if answer is not None and answer.get("warm") and answer.get("ner", True):
             return proc
         if proc.poll() is not None:
             raise RuntimeError(f"the daemon exited with {proc.returncode}")
         time.sleep(0.1)
     proc.kill()
     raise RuntimeError("the daemon did not answer within 600 s")
+
+
+def stop_any(workspace: Path, env: dict[str, str]) -> None:
+    """Stop the daemon of `workspace`, if one runs (``graphmem daemon --stop``)."""
+    cmd = [*graphmem_command(), "--workspace", str(workspace), "daemon", "--stop"]
+    subprocess.run(cmd, env=env, capture_output=True, check=False, timeout=120)
 
 
 def timed_command(
@@ -110,11 +122,19 @@ def summary(walls: list[float], own: list[float], daemon: list[float]) -> dict[s
 
 @contextlib.contextmanager
 def mode_env(
-    workspace: Path, resident: bool, env: dict[str, str] | None
+    workspace: Path, resident: bool, env: dict[str, str] | None, mode: str = ""
 ) -> Iterator[tuple[dict[str, str], int | None]]:
-    """The environment of one mode, and the pid of its daemon (started and stopped here)."""
+    """The environment of one mode, and the pid of its daemon (started and stopped here;
+    in ``auto`` mode a client starts it, and it is stopped here)."""
     env = dict(os.environ if env is None else env)
     env.pop("GRAPHMEM_RESIDENT", None)
+    if mode == "auto":
+        env["GRAPHMEM_RESIDENT"] = "on"
+        try:
+            yield env, None
+        finally:
+            stop_any(workspace, env)
+        return
     if not resident:
         env["GRAPHMEM_RESIDENT"] = "off"
         yield env, None
@@ -134,8 +154,10 @@ def measure_recall(
     runs: int,
     env: dict[str, str],
     pid: int | None,
+    auto: bool = False,
 ) -> tuple[dict[str, Any], list[bytes]]:
-    """`runs` cold CLI recalls: the figures and each one's stdout."""
+    """`runs` cold CLI recalls: the figures and each one's stdout (in `auto` mode also the
+    first call's wall time, the later calls' figures, and how many the daemon served)."""
     base = [*graphmem_command(), "--workspace", str(workspace), "recall"]
     outputs: list[bytes] = []
     walls: list[float] = []
@@ -151,12 +173,19 @@ def measure_recall(
             "--now",
             now.isoformat(),
         ]
-        out, wall, cpu, dcpu = timed_command(cmd, env, pid)
+        # auto mode: the daemon a client started, once it answers
+        daemon = pid if pid is not None or not auto else (ping(workspace) or {}).get("pid")
+        out, wall, cpu, dcpu = timed_command(cmd, env, daemon)
         outputs.append(out)
         walls.append(wall)
         own.append(cpu)
         spent.append(dcpu)
-    return summary(walls, own, spent), outputs
+    figures = summary(walls, own, spent)
+    if auto and runs > 1:
+        figures["first_wall_ms"] = round(walls[0] * 1000)
+        figures["later"] = summary(walls[1:], own[1:], spent[1:])
+        figures["served"] = int((ping(workspace) or {}).get("commands", 0))
+    return figures, outputs
 
 
 def measure_edits(
@@ -185,26 +214,37 @@ def measure_modes(
     modes: Sequence[str] = ("standalone", "resident"),
     env: dict[str, str] | None = None,
 ) -> list[dict[str, Any]]:
-    """Each mode's recalls, all on the same index, then each mode's edits."""
+    """Each mode's recalls, all on the same index (so their outputs compare), then each
+    mode's edits, each mode with a daemon of its own (started anew)."""
     rows: list[dict[str, Any]] = []
     for mode in modes:
         load = os.getloadavg()[0]
-        with mode_env(workspace, mode == "resident", env) as (menv, pid):
-            recall, outputs = measure_recall(workspace, questions, now, runs, menv, pid)
-            row = {
+        with mode_env(workspace, mode == "resident", env, mode) as (menv, pid):
+            auto = mode == "auto"
+            recall, outputs = measure_recall(workspace, questions, now, runs, menv, pid, auto)
+        rows.append(
+            {
                 "mode": mode,
                 "recall": recall,
                 "outputs": [o.decode("utf-8", "replace") for o in outputs],
+                "load_avg_1m": [round(load, 2), round(os.getloadavg()[0], 2)],
             }
-            if mode == "resident":  # edits next, with the same daemon
-                row["incremental"] = measure_edits(workspace, edits, menv, pid)
-        row["load_avg_1m"] = [round(load, 2), round(os.getloadavg()[0], 2)]
-        rows.append(row)
+        )
     for row in rows:
-        if "incremental" not in row:
-            with mode_env(workspace, False, env) as (menv, pid):
+        mode = row["mode"]
+        with mode_env(workspace, mode == "resident", env, mode) as (menv, pid):
+            if mode == "auto":  # the first edit runs in-process and starts the daemon
+                first = measure_edits(workspace, 1, menv, None)
+                daemon = (ping(workspace) or {}).get("pid")
+                row["incremental_first"] = first
+                row["incremental"] = measure_edits(workspace, edits, menv, daemon)
+            else:
                 row["incremental"] = measure_edits(workspace, edits, menv, pid)
     return rows
+
+
+def runs_of(row: dict[str, Any]) -> int:
+    return len(row["outputs"])
 
 
 def questions_from(path: Path) -> list[str]:
@@ -227,9 +267,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     workspace = args.workspace.resolve()
     qs = questions_from(args.questions) if args.questions else build_questions(workspace, 50)
     rows = measure_modes(workspace, qs, args.now, args.runs, args.edits, args.modes.split(","))
-    if len(rows) == 2:
-        same = sum(a == b for a, b in zip(rows[0]["outputs"], rows[1]["outputs"], strict=True))
-        print(f"recall outputs identical in both modes: {same} of {len(rows[0]['outputs'])}")
+    for row in rows[1:]:
+        pairs = zip(rows[0]["outputs"], row["outputs"], strict=True)
+        same = sum(a == b for a, b in pairs)
+        print(
+            f"recall outputs identical in {rows[0]['mode']} and {row['mode']}: "
+            f"{same} of {len(row['outputs'])}"
+        )
     print(
         "| mode | load before / after | recall wall p50 / p95 ms | recall CPU p50 / p95 ms"
         " (client + daemon) | incr. wall p50 / p95 ms | incr. CPU p50 / p95 ms (client + daemon) |"
@@ -248,6 +292,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"| {pair(inc['wall_ms'])} | {pair(inc['total_cpu_ms'])} "
             f"({pair(inc['cpu_ms'])} + {pair(inc['daemon_cpu_ms'])}) |"
         )
+    for r in rows:
+        if "first_wall_ms" in r["recall"]:
+            later = r["recall"]["later"]["wall_ms"]
+            print(
+                f"{r['mode']}: first call {r['recall']['first_wall_ms']} ms wall; later calls "
+                f"p50 / p95 {later['p50']:.0f} / {later['p95']:.0f} ms; "
+                f"{r['recall']['served']} of {runs_of(r) - 1} later calls served by the daemon"
+            )
     if args.out:
         args.out.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     return 0

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import os
 import shutil
+import signal
 import textwrap
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -15,6 +18,10 @@ from graphmem.config import MODEL_CACHE_ENV, Settings, resolve_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
+
+# No `graphmem` process a test starts asks for, or starts, a resident daemon, unless the test
+# says so (tests/surfaces/test_resident.py); _no_stray_daemons sweeps up after those.
+os.environ["GRAPHMEM_RESIDENT"] = "off"
 
 WriteFiles = Callable[[dict[str, str | bytes]], Path]
 
@@ -30,6 +37,34 @@ def _shared_model_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[N
         os.environ.pop(MODEL_CACHE_ENV, None)
     else:
         os.environ[MODEL_CACHE_ENV] = before
+
+
+def stray_daemons(under: Path) -> list[int]:
+    """Pids of ``graphmem daemon`` processes serving a workspace under `under`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().decode("utf-8", "replace").split("\0")
+        except OSError:
+            continue
+        if "graphmem" not in argv or "daemon" not in argv:
+            continue
+        for flag, value in itertools.pairwise(argv):
+            if flag in ("-w", "--workspace") and Path(value).is_relative_to(under):
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_stray_daemons(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """At the end of the session, stop any daemon still serving a test's workspace."""
+    yield
+    base = tmp_path_factory.getbasetemp().resolve()
+    for pid in stray_daemons(base):
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGTERM)
 
 
 @pytest.fixture

@@ -34,7 +34,11 @@ ENV = {
 
 
 def _env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GRAPHMEM_")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("GRAPHMEM_") or k == "GRAPHMEM_RESIDENT"
+    }
     return {**env, **ENV}
 
 

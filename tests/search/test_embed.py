@@ -446,3 +446,42 @@ def test_a_process_loads_the_model_once(tmp_path: Path) -> None:
     again, _ = load_embedder(DEFAULT_MODEL, tmp_path / "models")
     assert again is first
     assert load_embedder("none", tmp_path / "models")[0] is None
+
+
+class RowCounting:
+    """The real onnxruntime session, counting the texts (rows) it is run on."""
+
+    def __init__(self, session: object) -> None:
+        self.session = session
+        self.rows = 0
+
+    def get_inputs(self) -> object:
+        return self.session.get_inputs()  # type: ignore[attr-defined]
+
+    def run(self, names: object, feed: dict[str, np.ndarray]) -> object:
+        self.rows += len(feed["input_ids"])
+        return self.session.run(names, feed)  # type: ignore[attr-defined]
+
+
+def test_texts_read_as_the_same_tokens_are_embedded_once(real: embed.Embedder) -> None:
+    """The same text twice, or (uncased MiniLM) once more in other case, accents or
+    spacing: one model run, one vector, the one the text gets alone."""
+    assert isinstance(real, embed.OrtEmbedder)
+    session = RowCounting(real._session)
+    counted = embed.OrtEmbedder(session, real._tokenizer, real.model_id, real.dim, real.batch_size)
+    texts = [
+        "The café on Rua Augusta opens at eight.",
+        "Pedro's elétrico was late again this morning.",
+        "the CAFÉ on rua augusta  opens at eight.",
+        "Pedro's eletrico was late again this morning.",
+        "The café on Rua Augusta opens at eight.",
+        "O café da Rua Augusta abre às oito.",
+        "o cafe da rua augusta abre as oito.",
+    ]
+    vectors = counted.embed(texts)
+    assert session.rows == 3
+    for group in ((0, 2, 4), (1, 3), (5, 6)):
+        alone = real.embed([texts[group[0]]])[0]
+        for row in group:
+            assert np.array_equal(vectors[row], alone), texts[row]
+    assert cos(vectors[0], vectors[1]) < 0.9 and cos(vectors[0], vectors[5]) < 0.99

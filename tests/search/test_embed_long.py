@@ -30,7 +30,8 @@ def test_a_long_text_embeds_as_its_whole(real: embed.Embedder, text: str) -> Non
     cut = head_for_tokens(text)
     assert len(cut) < len(text) // 10 and text.startswith(cut)
     got = real.embed([text])[0]
-    whole = real._run([text])[0]  # type: ignore[attr-defined]  # tokenized uncut
+    uncut = tuple(real._tokenizer.encode(text).ids)  # type: ignore[attr-defined]
+    whole = real._run([uncut])[0]  # type: ignore[attr-defined]
     assert float(np.dot(got, whole)) == pytest.approx(1.0, abs=1e-6)
 
 

@@ -27,7 +27,11 @@ needs_fork = pytest.mark.skipif(not FORKS, reason="no os.fork, or one CPU")
 def fresh_python(code: str, **env: str) -> object:
     """Run `code` in a new interpreter (tests/ and the repository on its path); returns
     the JSON it prints last."""
-    base = {k: v for k, v in os.environ.items() if not k.startswith("GRAPHMEM_")}
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("GRAPHMEM_") or k == "GRAPHMEM_RESIDENT"
+    }
     paths = os.pathsep.join([str(ROOT / "tests"), str(ROOT)])
     done = subprocess.run(
         [sys.executable, "-c", code],

@@ -13,11 +13,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, WriteFiles
+from conftest import ROOT, WriteFiles, stray_daemons
 
 from graphmem import config
 from graphmem.surfaces.daemon import client as resident_client
-from graphmem.surfaces.daemon.protocol import MEMORY_DIR, SOCKET_NAME, socket_path
+from graphmem.surfaces.daemon.protocol import (
+    LOG_NAME,
+    MEMORY_DIR,
+    SOCKET_NAME,
+    lock_path,
+    socket_path,
+)
 from graphmem.surfaces.daemon.server import ping
 
 HANG = 120.0  # a guard against a hung daemon, not a speed target
@@ -32,6 +38,7 @@ ENV = {
     "GRAPHMEM_EMBED_MODEL": "none",
     "GRAPHMEM_BUFFER_POOL_MB": "64",
     "GRAPHMEM_WORKSPACE": "",
+    "GRAPHMEM_RESIDENT": "manual",  # ask a running daemon, start none (the tests below do)
 }
 
 
@@ -412,3 +419,201 @@ def test_a_request_naming_another_workspace_is_refused(
             assert kind == JSON and json.loads(payload) == {"decline": "another workspace"}, argv
     assert served(ws) == 0
     assert not (other / ".memory").exists()  # nothing was indexed there
+
+
+# ----------------------------------------------------------------------------- started by a client
+
+
+def wait_warm(root: Path) -> dict[str, object]:
+    """The ping of `root`'s daemon once it answers warm (a guard, not a speed target)."""
+    deadline = time.monotonic() + HANG
+    while time.monotonic() < deadline:
+        answer = ping(socket_path(str(root)))
+        if answer is not None and answer["warm"]:
+            return answer
+        time.sleep(0.05)
+    raise AssertionError("no daemon answered")
+
+
+def wait_gone(pid: int) -> None:
+    deadline = time.monotonic() + HANG
+    while Path(f"/proc/{pid}").exists() and Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z":
+        assert time.monotonic() < deadline, f"pid {pid} still runs"
+        time.sleep(0.05)
+
+
+def stop_all(root: Path) -> None:
+    for pid in stray_daemons(root):
+        os.kill(pid, signal.SIGTERM)
+        wait_gone(pid)
+
+
+def test_a_cold_command_answers_then_starts_a_daemon_for_the_next(ws: Path) -> None:
+    args = ("recall", "where does Peter live", "--json", "--now", "2025-12-01", "-w", str(ws))
+    try:
+        first = graphmem(*args, GRAPHMEM_RESIDENT="on")
+        assert (first.stdout, first.returncode) == (standalone(*args).stdout, 0)
+        assert b"Lisbon" in first.stdout
+        assert len(stray_daemons(ws)) == 1  # started before the first client exited
+        wait_warm(ws)
+        for question in ("where does Peter live", "rain"):  # from the second call on: served
+            line = ("recall", question, "--json", "--now", "2025-12-01", "-w", str(ws))
+            through = graphmem(*line, GRAPHMEM_RESIDENT="on")
+            assert through.stdout == standalone(*line).stdout != b""
+        assert served(ws) == 2
+        log = (ws / MEMORY_DIR / LOG_NAME).read_text()
+        assert log.count(" serves ") == 1, log
+    finally:
+        stop_all(ws)
+    assert not Path(socket_path(str(ws))).exists()
+
+
+def test_cold_commands_at_once_start_one_daemon(ws: Path) -> None:
+    """Five cold clients at once: each answers itself, exactly one daemon ever starts."""
+    args = ("recall", "trams", "--json", "--now", "2025-12-01", "-w", str(ws))
+    expected = standalone(*args).stdout
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "graphmem", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=_env(GRAPHMEM_RESIDENT="on"),
+            cwd=ROOT,
+        )
+        for _ in range(5)
+    ]
+    try:
+        for proc in procs:
+            out, _ = proc.communicate(timeout=HANG)
+            assert (out, proc.returncode) == (expected, 0)
+        wait_warm(ws)
+        assert len(stray_daemons(ws)) == 1
+        log = (ws / MEMORY_DIR / LOG_NAME).read_text()
+        assert log.count(" serves ") == 1 and "already serves" not in log, log
+    finally:
+        stop_all(ws)
+
+
+def test_a_daemon_does_not_start_while_another_holds_the_lock(ws: Path) -> None:
+    """The lock, not the socket, decides: held by a daemon still starting (no socket yet),
+    a second daemon refuses and a cold client starts none."""
+    fd = resident_client.take_lock(str(ws))
+    assert fd is not None
+    try:
+        assert resident_client.take_lock(str(ws)) is None  # flock: one holder at a time
+        second = graphmem("daemon", "-w", str(ws), "--idle", "0")
+        assert second.returncode == 1 and b"already serves" in second.stderr
+        cold = graphmem("about", "Peter", "-w", str(ws), GRAPHMEM_RESIDENT="on")
+        assert cold.returncode == 0 and b"Peter" in cold.stdout
+        assert stray_daemons(ws) == []
+    finally:
+        os.close(fd)
+    assert Path(lock_path(str(ws))).stat().st_mode & 0o777 == 0o600
+
+
+def test_manual_and_off_start_no_daemon(ws: Path, make_workspace: WriteFiles) -> None:
+    for value in ("manual", "off", "OFF", "0"):
+        done = graphmem("status", "-w", str(ws), GRAPHMEM_RESIDENT=value)
+        assert done.returncode == 0, done.stderr
+        assert stray_daemons(ws) == [], value
+    # `on`, but a workspace never indexed has nothing to keep warm
+    bare = ws.parent / "bare"
+    (bare / "memory").mkdir(parents=True)
+    (bare / "memory" / "2025-11-03.md").write_text("## Retain\n- W @Zoe: Lives in Oslo\n")
+    graphmem("recall", "Oslo", "-w", str(bare), GRAPHMEM_RESIDENT="on")
+    assert stray_daemons(bare) == [] and not (bare / MEMORY_DIR).exists()
+
+
+def test_a_started_daemon_stops_after_the_idle_setting(ws: Path) -> None:
+    done = graphmem(
+        "about", "Peter", "-w", str(ws), GRAPHMEM_RESIDENT="on", GRAPHMEM_RESIDENT_IDLE="1"
+    )
+    assert done.returncode == 0
+    (pid,) = stray_daemons(ws)
+    try:
+        wait_gone(pid)  # nothing asks it anything: it stops by itself
+    finally:
+        stop_all(ws)
+    assert not Path(socket_path(str(ws))).exists()
+    assert "stopped after 0 command" in (ws / MEMORY_DIR / LOG_NAME).read_text()
+
+
+def test_the_resident_settings_are_read_as_documented() -> None:
+    mode, idle = resident_client.mode, resident_client.idle_seconds
+    assert [mode({}), mode({"GRAPHMEM_RESIDENT": " On "}), mode({"GRAPHMEM_RESIDENT": "yes"})] == [
+        "on",
+        "on",
+        "on",
+    ]
+    assert mode({"GRAPHMEM_RESIDENT": "Manual"}) == "manual"
+    for value in ("off", "0", "no", "false", "none"):
+        assert mode({"GRAPHMEM_RESIDENT": value}) == "off"
+    assert idle({}) == idle({"GRAPHMEM_RESIDENT_IDLE": "soon"}) == resident_client.DEFAULT_IDLE
+    assert idle({"GRAPHMEM_RESIDENT_IDLE": "-3"}) == resident_client.DEFAULT_IDLE
+    assert idle({"GRAPHMEM_RESIDENT_IDLE": "30"}) == 30.0
+    assert idle({"GRAPHMEM_RESIDENT_IDLE": "0"}) == 0.0  # never stops
+
+
+BLOCKING_NER = """\
+import os
+
+# Importing this "spaCy pipeline" waits until the test writes to the gate beside it.
+with open(os.path.join(os.path.dirname(os.path.dirname(__file__)), "gate")) as gate:
+    gate.read()
+
+
+def load(**overrides):
+    raise OSError("not a pipeline")
+"""
+
+
+def test_it_answers_before_the_ner_pipeline_has_loaded(ws: Path, tmp_path: Path) -> None:
+    """The NER pipeline (an installed package, here one whose import waits on a FIFO the
+    test holds) loads after the daemon answers: recall is served while NER is still
+    loading, and an `index` sent meanwhile waits for it rather than load it again."""
+    pkgs = tmp_path / "pkgs"
+    (pkgs / "blocking_ner").mkdir(parents=True)
+    (pkgs / "blocking_ner" / "__init__.py").write_text(BLOCKING_NER)
+    (pkgs / "blocking_ner-1.0.dist-info").mkdir()
+    (pkgs / "blocking_ner-1.0.dist-info" / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: blocking_ner\nVersion: 1.0\n"
+    )
+    os.mkfifo(pkgs / "gate")
+    env = {"GRAPHMEM_NER_MODEL": "blocking_ner", "PYTHONPATH": f"{ROOT}{os.pathsep}{pkgs}"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "graphmem", "daemon", "-w", str(ws), "--idle", "0"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=_env(**env),
+        cwd=ROOT,
+    )
+    try:
+        assert wait_warm(ws)["ner"] is False
+        args = ("recall", "where does Peter live", "--json", "--now", "2025-12-01", "-w", str(ws))
+        through = graphmem(*args, **env)
+        assert b"Lisbon" in through.stdout and served(ws) == 1
+        assert ping(socket_path(str(ws)))["ner"] is False  # type: ignore[index]
+        indexing = subprocess.Popen(
+            [sys.executable, "-m", "graphmem", "index", "-w", str(ws)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=_env(**env),
+            cwd=ROOT,
+        )
+        deadline = time.monotonic() + HANG
+        while True:  # open the gate once the daemon waits at it
+            try:
+                gate = os.open(pkgs / "gate", os.O_WRONLY | os.O_NONBLOCK)
+                break
+            except OSError:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+        os.write(gate, b"go")
+        os.close(gate)
+        _, err = indexing.communicate(timeout=HANG)
+        assert indexing.returncode == 0, err
+        assert b"NER off" in err and b"blocking_ner" in err
+        answer = ping(socket_path(str(ws)))
+        assert answer is not None and answer["ner"] is True and answer["commands"] == 2
+    finally:
+        stop(proc)

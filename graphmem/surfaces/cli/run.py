@@ -137,13 +137,15 @@ def daemon(
     ] = False,
     stop: Annotated[bool, typer.Option("--stop", help="Stop the workspace's daemon.")] = False,
     show: Annotated[bool, typer.Option("--status", help="Say whether one is running.")] = False,
+    lock_fd: Annotated[int | None, typer.Option("--lock-fd", hidden=True)] = None,
     json_out: JsonOpt = False,
     workspace: WorkspaceOpt = None,
 ) -> None:
     """Keep the index and models loaded, so later commands answer fast.
 
     `recall`, `about`, `timeline`, `status` and `index` go through it when it runs; without
-    one they run in-process, with the same output.
+    one they run in-process, with the same output, and then start one in the background
+    (GRAPHMEM_RESIDENT=on, the default; `manual`: never start one; `off`: never use one).
 
     Example: graphmem daemon --background
     """
@@ -184,7 +186,7 @@ def daemon(
         else:
             typer.echo(f"{message} (idle timeout {idle:g}s; Ctrl-C stops)", err=True)
 
-    done = server.run_daemon(s, click_command, idle, on_ready=ready)
+    done = server.run_daemon(s, click_command, idle, on_ready=ready, lock_fd=lock_fd)
     if json_out:
         typer.echo(json.dumps({"event": "stopped", "commands": done.commands}))
     else:

@@ -7,11 +7,23 @@ costs the interpreter's start-up, a connect and the daemon's work. Anything unus
 daemon that is busy, runs other code or another environment) falls back to the ordinary
 in-process CLI, which prints exactly what the daemon would have.
 
-``GRAPHMEM_RESIDENT=off`` switches the lookup off.
+When no daemon ran the command, the ``graphmem`` script runs it in-process and then
+(:func:`start_after`) starts one in the background for the workspace, so the next command
+is fast: the way ssh-agent or gpg-agent are started by their first client. At most one
+daemon per workspace is ever started: the client that starts one takes an exclusive
+``flock`` on ``.memory/resident.lock`` and hands it to the daemon, which holds it for its
+whole life; a client that finds it taken starts nothing.
+
+``GRAPHMEM_RESIDENT`` chooses: ``on`` (the default: ask a daemon, start one after a cold
+command), ``manual`` (ask a running daemon, never start one), ``off`` (neither).
+``GRAPHMEM_RESIDENT_IDLE`` is the seconds without a command after which a daemon a client
+started stops (default 900).
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import socket
@@ -24,10 +36,13 @@ from graphmem.surfaces.daemon.protocol import (
     COMMANDS,
     ERR,
     JSON,
+    LOG_NAME,
+    MEMORY_DIR,
     OUT,
     ProtocolError,
     address,
     code_stamp,
+    lock_path,
     receive,
     relevant_env,
     send_json,
@@ -38,7 +53,31 @@ from graphmem.surfaces.daemon.protocol import (
 #: on a loaded machine the daemon's thread may wait for a core; it answers before any work.
 ANSWER_TIMEOUT = 5.0
 OFF = {"0", "off", "no", "none", "false"}
+MANUAL = "manual"
+#: Seconds without a command after which a daemon a client started stops, unless
+#: ``GRAPHMEM_RESIDENT_IDLE`` says otherwise (``graphmem daemon --idle``'s default too).
+DEFAULT_IDLE = 900.0
+MODE_ENV = "GRAPHMEM_RESIDENT"
+IDLE_ENV = "GRAPHMEM_RESIDENT_IDLE"
 DEFAULT_WORKSPACE = "~/.openclaw/workspace"  # graphmem.config.DEFAULT_WORKSPACE (a test checks)
+
+
+def mode(env: dict[str, str] | os._Environ[str]) -> str:
+    """``off``, ``manual`` or ``on``: what ``GRAPHMEM_RESIDENT`` asks for (unset or any other
+    value: ``on``)."""
+    value = env.get(MODE_ENV, "").strip().lower()
+    if value in OFF:
+        return "off"
+    return MANUAL if value == MANUAL else "on"
+
+
+def idle_seconds(env: dict[str, str] | os._Environ[str]) -> float:
+    """``GRAPHMEM_RESIDENT_IDLE`` as seconds (0: never stop), else :data:`DEFAULT_IDLE`."""
+    try:
+        idle = float(env.get(IDLE_ENV, ""))
+    except ValueError:
+        return DEFAULT_IDLE
+    return idle if idle >= 0 and idle == idle and idle != float("inf") else DEFAULT_IDLE
 
 
 def target(argv: Sequence[str]) -> tuple[str, str | None] | None:
@@ -179,7 +218,7 @@ def request(argv: Sequence[str], workspace: str) -> dict[str, Any] | None:
 def delegate(argv: Sequence[str]) -> int | None:
     """Run `argv` in a daemon for its workspace: its exit code, or None when no daemon ran
     it (the caller then runs it in-process)."""
-    if os.environ.get("GRAPHMEM_RESIDENT", "").strip().lower() in OFF:
+    if mode(os.environ) == "off":
         return None
     found = target(argv)
     if found is None:
@@ -235,3 +274,64 @@ def _relay(sock: socket.socket) -> int:
             raise _Lost from exc
         sys.stderr.write(f"graphmem: the resident process stopped mid-command ({exc})\n")
         return 1
+
+
+# ----------------------------------------------------------------------------- starting one
+
+
+def take_lock(workspace: str) -> int | None:
+    """An fd holding the exclusive lock of `workspace`'s daemon, or None when a daemon
+    holds it (it runs, or is starting) or the index folder is missing or unwritable."""
+    try:
+        fd = os.open(lock_path(workspace), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def start_daemon(workspace: str, idle: float) -> Any:
+    """Start ``graphmem daemon`` for `workspace` (a resolved path whose index folder exists)
+    as a detached process whose stderr goes to ``.memory/resident.log``, handing it the
+    lock; its ``subprocess.Popen``, or None when a daemon holds the lock already."""
+    fd = take_lock(workspace)
+    if fd is None:
+        return None
+    try:
+        import subprocess
+
+        cmd = [sys.executable, "-m", "graphmem", "daemon", "-w", workspace]
+        cmd += ["--idle", repr(float(idle)), "--lock-fd", str(fd)]
+        with open(os.path.join(workspace, MEMORY_DIR, LOG_NAME), "ab") as log:
+            return subprocess.Popen(
+                cmd,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+                start_new_session=True,
+                pass_fds=(fd,),
+            )
+    finally:
+        os.close(fd)  # the daemon holds the lock now (the same open file), or nobody does
+
+
+def start_after(argv: Sequence[str]) -> None:
+    """After `argv` ran in-process: start a daemon for its workspace in the background when
+    ``GRAPHMEM_RESIDENT`` is ``on``, the command is one a daemon runs and the workspace has
+    an index folder; never when one runs or is starting. Never raises."""
+    if mode(os.environ) != "on":
+        return
+    found = target(argv)
+    if found is None:
+        return
+    workspace = resolve_workspace(found[1], os.environ)
+    if not os.path.isdir(os.path.join(workspace, MEMORY_DIR)):
+        return  # nothing indexed: nothing to keep warm (and no folder made for the lock)
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()  # the answer is shown before anything else happens
+        sys.stderr.flush()
+        start_daemon(workspace, idle_seconds(os.environ))

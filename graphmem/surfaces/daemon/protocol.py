@@ -33,6 +33,11 @@ from typing import Any
 
 #: The socket's name inside the index folder.
 SOCKET_NAME = "resident.sock"
+#: The file a daemon holds an exclusive ``flock`` on for its whole life, from the moment a
+#: client decides to start it: two cold clients never start two daemons for one workspace.
+LOCK_NAME = "resident.lock"
+#: The daemon's stderr, when a client or ``--background`` started it.
+LOG_NAME = "resident.log"
 #: The index folder inside a workspace (graphmem.config.MEMORY_DIR; not imported, to keep
 #: the client's imports small; a test checks they agree).
 MEMORY_DIR = ".memory"
@@ -40,11 +45,12 @@ MEMORY_DIR = ".memory"
 COMMANDS = frozenset({"recall", "about", "timeline", "status", "index"})
 #: Environment variables that change what a command does: the daemon declines a client
 #: whose values differ from its own, except for PER_REQUEST ones, which it takes from the
-#: client for the one command (GRAPHMEM_RESIDENT only says whether to ask a daemon).
+#: client for the one command (GRAPHMEM_RESIDENT and GRAPHMEM_RESIDENT_IDLE only say whether
+#: to ask or start a daemon, and when it stops).
 ENV_PREFIX = "GRAPHMEM_"
 ENV_NAMES = ("TZ", "HOME")
 PER_REQUEST = ("GRAPHMEM_WORKSPACE",)
-IGNORED = ("GRAPHMEM_RESIDENT",)
+IGNORED = ("GRAPHMEM_RESIDENT", "GRAPHMEM_RESIDENT_IDLE")
 #: AF_UNIX paths longer than this are reached through /proc/self/fd (Linux: 108 bytes).
 MAX_SUN_PATH = 100
 
@@ -61,6 +67,11 @@ class ProtocolError(Exception):
 def socket_path(workspace: str) -> str:
     """The socket of the daemon for `workspace` (an absolute, resolved path)."""
     return os.path.join(workspace, MEMORY_DIR, SOCKET_NAME)
+
+
+def lock_path(workspace: str) -> str:
+    """The lock file of the daemon for `workspace`."""
+    return os.path.join(workspace, MEMORY_DIR, LOCK_NAME)
 
 
 def relevant_env(env: dict[str, str] | os._Environ[str]) -> dict[str, str]:

@@ -13,12 +13,18 @@ when the client's ``GRAPHMEM_*``, ``TZ`` or ``HOME`` differ from its own, when t
 is not one it runs, or when the client runs other code (and it stops when its own code
 changed on disk: it is stale). It stops after `idle` seconds without a command, on
 SIGTERM/SIGINT, on ``graphmem daemon --stop``, and when its socket file is removed or
-replaced; it removes its socket when it stops.
+replaced; it removes its socket when it stops. It holds an exclusive ``flock`` on
+``.memory/resident.lock`` for its whole life (handed over by the client that started it,
+:func:`graphmem.surfaces.daemon.client.start_daemon`), so one workspace never has two.
+
+It warms up in the order a user waits for: the CLI and the index and query model first
+(then it answers: ``warm``), the NER pipeline after (``ner``; an ``index`` waits for it).
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import io
 import os
 import signal
@@ -36,7 +42,7 @@ from graphmem.errors import GraphmemError, WorkspaceError
 from graphmem.memory import Memory
 from graphmem.search import seeds
 from graphmem.surfaces import state
-from graphmem.surfaces.daemon.client import connect, target
+from graphmem.surfaces.daemon.client import DEFAULT_IDLE, connect, start_daemon, target
 from graphmem.surfaces.daemon.protocol import (
     ERR,
     OUT,
@@ -44,6 +50,7 @@ from graphmem.surfaces.daemon.protocol import (
     ProtocolError,
     address,
     code_stamp,
+    lock_path,
     receive_json,
     relevant_env,
     send,
@@ -51,8 +58,6 @@ from graphmem.surfaces.daemon.protocol import (
     socket_path,
 )
 
-#: Seconds without a command after which the daemon stops, unless told otherwise.
-DEFAULT_IDLE = 900.0
 #: How often the accept loop looks at the clock and at its socket file.
 TICK = 0.5
 #: Seconds a connected client has to send its request.
@@ -134,7 +139,11 @@ class Daemon:
     """The resident process of one workspace (see the module)."""
 
     def __init__(
-        self, settings: Settings, command: Callable[[], Any], idle: float = DEFAULT_IDLE
+        self,
+        settings: Settings,
+        command: Callable[[], Any],
+        idle: float = DEFAULT_IDLE,
+        lock_fd: int | None = None,
     ) -> None:
         # A one-shot process searches vectors with sqlite-vec; from the third search on one
         # open index SeedIndex switches to a numpy matrix, whose float32 sums differ in the
@@ -148,7 +157,8 @@ class Daemon:
         self.env = self._compared(relevant_env(os.environ))
         self.busy = threading.Lock()
         self.stopping = threading.Event()
-        self.warm = threading.Event()  # set once the index and model are loaded
+        self.warm = threading.Event()  # set once the index and query model are loaded
+        self.ner = threading.Event()  # set once the NER pipeline is loaded (or is off)
         self.last = time.monotonic()
         self.memory: ResidentMemory | None = None
         self.commands = 0
@@ -156,6 +166,8 @@ class Daemon:
         self._make_command = command  # builds the CLI's Click command, once
         self._click: Any = None
         self._inode: int | None = None
+        self._lock_fd: int | None = None
+        self._inherited_lock = lock_fd
 
     @staticmethod
     def _compared(env: dict[str, str]) -> dict[str, str]:
@@ -172,6 +184,7 @@ class Daemon:
                 hint="pass --workspace DIR or set GRAPHMEM_WORKSPACE",
             )
         os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        self._lock()
         if os.path.lexists(self.path):
             answer = ping(self.path)
             if answer is not None:
@@ -200,6 +213,36 @@ class Daemon:
         sock.settimeout(TICK)
         self._sock, self._inode = sock, os.stat(self.path).st_ino
 
+    def _lock(self) -> None:
+        """Hold the workspace's daemon lock (the one the starting client handed over, when
+        it is that file), or raise :class:`DaemonError`: another daemon holds it."""
+        path = lock_path(self.workspace)
+        fd = self._inherited_lock
+        if fd is not None:
+            try:
+                same = os.path.samestat(os.fstat(fd), os.stat(path))
+            except OSError:
+                same = False
+            if not same:
+                fd = None
+        if fd is None:
+            try:
+                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            except OSError as exc:
+                raise DaemonError(f"cannot open {path}: {exc}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # a no-op on the handed-over one
+        except OSError:
+            os.close(fd)
+            answer = ping(self.path)
+            who = f" (pid {answer.get('pid')})" if answer else ""
+            raise DaemonError(
+                f"a graphmem daemon{who} already serves {self.workspace} (or is starting)",
+                hint="stop it with `graphmem daemon --stop`",
+            ) from None
+        os.set_inheritable(fd, False)
+        self._lock_fd = fd
+
     def _socket_is_ours(self) -> bool:
         try:
             return os.stat(self.path).st_ino == self._inode
@@ -217,6 +260,9 @@ class Daemon:
         if self.memory is not None:
             self.memory.close()
             self.memory = None
+        if self._lock_fd is not None:  # last: a new daemon may start once the socket is gone
+            os.close(self._lock_fd)
+            self._lock_fd = None
 
     # ------------------------------------------------------------------ the loop
 
@@ -268,6 +314,7 @@ class Daemon:
             "workspace": self.workspace,
             "commands": self.commands,
             "warm": self.warm.is_set(),
+            "ner": self.ner.is_set(),
             "idle_timeout": self.idle,
             "idle_for": round(time.monotonic() - self.last, 1),
         }
@@ -355,6 +402,8 @@ class Daemon:
         err = io.TextIOWrapper(_sink(conn, ERR, tty_err), err_enc, err_err, write_through=True)
         env = {k: req["env"].get(k) for k in PER_REQUEST}
         env |= {"COLUMNS": str(req["columns"]), "LINES": str(req["lines"])}
+        if (target(req["argv"]) or ("",))[0] == "index":
+            self.ner.wait()  # the pipeline is loading (see warm): load it once, not twice
         with _redirected(out, err, req["cwd"], env):
             state.reset(keep=self.keep)
             try:
@@ -412,20 +461,25 @@ def _redirected(
 
 
 def warm(daemon: Daemon) -> None:
-    """Open the index, load the query model and the NER pipeline now, so the first
-    ``recall`` and the first ``index`` are fast too (spaCy: ~1.5 s and ~150 MB, kept by
-    :class:`~graphmem.extract.entities.NerModel` for the indexes that follow). Commands that
-    arrive meanwhile find the daemon busy and run in-process."""
+    """Build the CLI, open the index and load the query model now, so the first ``recall``
+    is fast; then, with the daemon already answering, load the NER pipeline (spaCy: ~1.5 s
+    and ~150 MB, kept by :class:`~graphmem.extract.entities.NerModel` for the indexes that
+    follow) so the first ``index`` is fast too. Commands that arrive during the first part
+    find the daemon busy and run in-process; an ``index`` during the second waits for it."""
     try:
         with daemon.busy, contextlib.suppress(GraphmemError):
-            import graphmem.index.build  # noqa: F401  (the first `index` then skips ~0.3 s of imports)
-            from graphmem.extract.entities import NerModel
-
-            NerModel.load(daemon.settings.ner_model)
             daemon.command()
             daemon.keep(daemon.settings).recall("graphmem", k=1)
     finally:
         daemon.warm.set()
+    try:
+        with contextlib.suppress(GraphmemError):
+            import graphmem.index.build  # noqa: F401  (the first `index` then skips ~0.3 s of imports)
+            from graphmem.extract.entities import NerModel
+
+            NerModel.load(daemon.settings.ner_model)
+    finally:
+        daemon.ner.set()
 
 
 def run_daemon(
@@ -433,11 +487,13 @@ def run_daemon(
     command: Callable[[], Any],
     idle: float = DEFAULT_IDLE,
     on_ready: Any = None,
+    lock_fd: int | None = None,
 ) -> Daemon:
     """Serve `settings`' workspace until idle or stopped (SIGTERM and SIGINT stop it
     cleanly), running the Click command `command()` builds for each client; the finished
-    :class:`Daemon`. `on_ready(daemon)` is called once it listens."""
-    daemon = Daemon(settings, command, idle)
+    :class:`Daemon`. `on_ready(daemon)` is called once it listens; `lock_fd` is the lock
+    the client that started it handed over."""
+    daemon = Daemon(settings, command, idle, lock_fd)
     daemon.bind()
 
     def on_signal(signum: int, frame: object) -> None:
@@ -458,30 +514,25 @@ def run_daemon(
 
 def start_background(settings: Settings, idle: float = DEFAULT_IDLE, wait: float = 120.0) -> int:
     """Start ``graphmem daemon`` for `settings`' workspace as a detached process (its
-    stderr in ``.memory/resident.log``) and return its pid once it answers; an already
-    running one's pid if there is one."""
-    import subprocess
-
-    path = socket_path(str(settings.workspace))
+    stderr in ``.memory/resident.log``) and return its pid once it answers; the pid of one
+    that runs, or that another process is starting, if there is one."""
+    workspace = str(settings.workspace)
+    path = socket_path(workspace)
     if (answer := ping(path)) is not None:
         return int(answer["pid"])
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    log = os.path.join(os.path.dirname(path), "resident.log")
-    cmd = [sys.executable, "-m", "graphmem", "daemon", "-w", str(settings.workspace)]
-    cmd += ["--idle", repr(float(idle))]
-    with open(log, "ab") as err:
-        proc = subprocess.Popen(
-            cmd,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=err,
-            start_new_session=True,
+    if not os.path.isdir(workspace):
+        raise DaemonError(
+            f"workspace {workspace} does not exist",
+            hint="pass --workspace DIR or set GRAPHMEM_WORKSPACE",
         )
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    proc = start_daemon(workspace, idle)  # None: another process holds the lock
+    log = os.path.join(os.path.dirname(path), "resident.log")
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
         if (answer := ping(path)) is not None and answer.get("warm"):
             return int(answer["pid"])
-        if proc.poll() is not None:
+        if proc is not None and proc.poll() is not None:
             raise DaemonError(f"the daemon exited at once (code {proc.returncode}); see {log}")
         time.sleep(0.05)
     raise DaemonError(f"the daemon did not answer within {wait:g}s; see {log}")
