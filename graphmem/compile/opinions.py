@@ -1017,6 +1017,7 @@ def _rules(
         anonymous=anonymous,
         all_named=targets <= about,
         speaking=speaking,
+        holder_names=ctx.names.tokens({holder}) if holder else frozenset(),
     )
     return None if v is None else (own, v)
 
