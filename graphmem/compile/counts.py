@@ -32,18 +32,19 @@ _STREET_AFTER = r"(?:Street|St\.?|Road|Rd\.?|Lane|Avenue|Ave\.?|Square)"
 _STREET = (
     rf"(?:{_STREET_BEFORE}\s+(?:{_LINK}\s+)?(?P<s1>{_NAME})|(?P<s2>{_NAME})\s+{_STREET_AFTER})"
 )
+_IN = r"(?:in|em|en|na|no|à|a|im|dans)"
 _STREET_WORD = re.compile(rf"\b(?:{_STREET_BEFORE}|{_STREET_AFTER})(?!\w)")
 #: A street, then its area: "12, Area" (a comma needs the house number: "Rua dos Lagares,
 #: Rafa at ..." is a list), " in Area", " (Area)".
 LOCATED = re.compile(
-    rf"{_STREET}(?:\s+\d+\w?\s*,\s*|(?:\s+\d+\w?)?(?:\s+(?:in|em|en|na|no|à|a|im)\s+|\s*\(\s*))"
-    rf"(?!{_STREET_BEFORE}\b)(?P<area>{_CAP})"
+    rf"{_STREET}(?:\s+\d+\w?\s*,\s*|(?:\s+\d+\w?)?(?:\s*,?\s+{_IN}\s+|\s*\(\s*(?:{_IN}\s+)?))"
+    rf"(?!{_STREET_BEFORE}\b)(?P<area>{_CAP}(?:\s+(?:{_LINK}\s+)?{_CAP}){{0,2}})"
 )
 #: "Lagares 131" (a place, then its count) and "226 people on Maria Andrade".
 _COUNTS = (
     re.compile(
         rf"(?P<p>(?:{_STREET_BEFORE}\s+(?:{_LINK}\s+)?)?{_NAME})(?:\s*\([^)]{{1,40}}\))?:?\s+"
-        rf"(?P<n>\d{{2,}})(?![\d:.,]\d)"
+        rf"(?:(?:had|has|got|with|com|teve|tinha|avec|hatte|tuvo|con)\s+)?(?P<n>\d{{2,}})(?![\d:.,]\d)"
     ),
     re.compile(
         rf"(?<![\d:.,])(?P<n>\d{{2,}})(?![\d:.,]\d)\s+(?:[a-zà-ÿ]+\s+){{0,2}}?"

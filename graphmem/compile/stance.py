@@ -347,7 +347,10 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     # to lower a price (matching a rival's price is lowering one's own: _PRICE_MATCH)
     "~lower": ("lower", "lowers", "lowered", "lowering", "reduce", "reduces", "reduced",
                "price cut", "price cuts", "baixar", "baixa", "baixam", "baixou", "baixaram",
-               "reduzir", "reduz", "reduziu", "baisser", "baisse", "baissent", "baissera",
+               "reduzir", "reduz", "reduziu", "descer o preco", "desce o preco", "desconto",
+               "descontos", "drop the price", "drop their price", "drop its price",
+               "drop prices", "cut the price", "cut their price", "cut prices", "discount",
+               "discounts", "rabais", "remise", "rabatt", "descuento", "descuentos", "baisser", "baisse", "baissent", "baissera",
                "reduire", "reduit", "senken", "senkt", "senkte", "gesenkt", "bajar", "baja",
                "bajan", "bajaron", "rebajar", "rebaja", "reducir", "redujo", "降价", "降低"),
     "~price": ("price", "prices", "priced", "pricing", "preco", "precos", "prix", "tarif",

@@ -54,6 +54,11 @@ def test_streets_are_placed_in_areas_and_counted_for_them() -> None:
         ("bonfim", 174),
     ]
     assert counts("Contagem: 180 pessoas na Heroísmo.", places) == [("bonfim", 180)]
+    assert counts("Heroísmo had 174, Fonte Taurina 96.", places) == [
+        ("bonfim", 174),
+        ("ribeira", 96),
+    ]
+    assert located(["the flat on Rua Nova, in São Lázaro"]) == {"nova": "sao lazaro"}
     assert counts("Signed at Rua do Heroísmo 210, Bonfim today.", places) == []  # an address
     assert comparison(BONFIM) == ("ribeira", 1, "movimento de manha")
     assert comparison("Millbrook gets fewer tourists than Oakfield.") == ("oakfield", -1, "tourists")  # fmt: skip

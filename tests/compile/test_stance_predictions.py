@@ -56,6 +56,7 @@ def test_matching_a_price_is_lowering_it_in_every_language() -> None:
         (MATCH_EN, "Acme did not lower anything, Joana says."),
         (LOWER_FR, "Acme no baja los precios: Joana habló con ellos."),
         (LOWER_FR, "Finalement Acme ne baisse rien."),
+        ("Acme will give us a discount if we ask.", "- 10:02 Joana: a Acme não dá desconto nenhum"),
     ],
 )
 def test_the_holder_not_doing_the_predicted_event_refutes_it(prediction: str, refusal: str) -> None:
