@@ -78,7 +78,17 @@ from datetime import date
 from functools import lru_cache
 from typing import NamedTuple
 
-from graphmem.compile.stance import ALNUM_RUN, REPLACED, REVOCATION, Unit, folded, read, units
+from graphmem.compile.counts import COUNTING, Comparison, comparison, counts, key, located
+from graphmem.compile.stance import (
+    ALNUM_RUN,
+    REPLACED,
+    REVOCATION,
+    Unit,
+    folded,
+    read,
+    topic,
+    units,
+)
 from graphmem.compile.supersede import KINDS as FACT_KINDS
 from graphmem.compile.supersede import FactIn, Supersession, find_supersessions
 from graphmem.compile.verdicts import OpinionFrame, Verdict, frame, judge, names_of
@@ -98,7 +108,17 @@ K_MAX = 4
 PULL = 0.5
 SUPERSEDE_BELOW = 0.35
 SUPERSEDE_AFTER = 2
-WEIGHTS = {"own": 1.0, "stated": 1.0, "opinion": 0.8, "fact": 0.6, "text": 0.5, "basis": 0.4}
+#: "measured": counts of the very quantity an opinion compares (graphmem.compile.counts) test
+#: it as directly as its holder's own words.
+WEIGHTS = {
+    "own": 1.0,
+    "stated": 1.0,
+    "measured": 1.0,
+    "opinion": 0.8,
+    "fact": 0.6,
+    "text": 0.5,
+    "basis": 0.4,
+}
 #: An explicit ending (retraction, revocation, a prediction resolved) closes this much of the
 #: gap: c falls to 20% of itself, or rises 80% of the way to 1.
 STRONG = 0.8
@@ -660,8 +680,15 @@ def evaluate(
     aimed = {e for o in aims if o.day is not None for e in (*o.entities, *names.find(o.statement))}
     rules = any(o.day is not None and frame(o.statement, o.day, frozenset()).kind == "permission" for o in aims)  # fmt: skip
 
+    # comparisons of two places, tested by later counts of each (graphmem.compile.counts):
+    # a passage counting a place in an area is read whatever entity it names
+    compared = {o.id: c for o in ops if o.day is not None and (c := comparison(o.statement))}
+    places = located(ev.text for ev in evidence) if compared else {}
+
     def wanted_text(ev: EvidenceIn) -> bool:
         if aimed.intersection(ev.entities) or aimed.intersection(names.find(ev.text)):
+            return True
+        if places and counts(ev.text, places):
             return True
         return rules and bool(REVOCATION.search(folded(ev.text)))
 
@@ -721,6 +748,11 @@ def evaluate(
                 cue := _replaced(ev.text, e, names, ev.entities[:1] == (e,))
             ):
                 replaced[e].append((i, cue))
+    counted: dict[int, list[tuple[str, int]]] = {}
+    if places:
+        for i, ev in enumerate(items):
+            if numbers := counts(ev.text, places):
+                counted[i] = numbers
     if callable(supersessions):
         supersessions = supersessions()
     ended = _ended([ev for ev in items if ev.id not in sentences], supersessions) if ops else {}
@@ -738,6 +770,8 @@ def evaluate(
         names,
         sentences,
         replaced,
+        compared,
+        counted,
     )
 
     links: list[Link] = []
@@ -773,6 +807,8 @@ class _Context(NamedTuple):
     names: _Names
     sentences: Mapping[str, Sentence]
     replaced: Mapping[str, list[tuple[int, str]]]
+    compared: Mapping[str, Comparison]
+    counted: Mapping[int, list[tuple[str, int]]]
 
 
 _BE = re.compile(
@@ -896,6 +932,9 @@ def _links(op: OpinionIn, ctx: _Context) -> list[Link]:
                         f"replacement: “{swapped[i]}”", _cite(ev))  # fmt: skip
         if link is not None:
             out[ev.id] = link
+    if op.id in ctx.compared:
+        for link in _measured(op, ctx.compared[op.id], holder, ctx):
+            out.setdefault(link.evidence, link)
     for older in basis:
         newer, cue = ctx.ended[older]
         j = by_id.get(newer)
@@ -909,6 +948,35 @@ def _links(op: OpinionIn, ctx: _Context) -> list[Link]:
             reason = f"rests on superseded fact {_cite(items[by_id[older]]) or older}: {cue}"
             out[newer] = Link(newer, op.id, "contradicts", WEIGHTS["basis"], day, reason, _cite(items[j]))  # fmt: skip
     return sorted(out.values(), key=lambda lk: by_id[lk.evidence])
+
+
+def _measured(op: OpinionIn, comp: Comparison, holder: str, ctx: _Context) -> list[Link]:
+    """Counts of the holder's place and the other one (graphmem.compile.counts), each day's
+    compared with the latest of the other side: dated after the opinion (its own day's
+    counts are its basis), in a sentence that counts or names the compared quantity."""
+    assert op.day is not None
+    mine = {key(s) for s in (holder, *ctx.names.by_slug.get(holder, ()))} - {""}
+    what = topic(comp.what)
+    latest: dict[int, tuple[int, str]] = {}  # +1: the holder's side, -1: the other
+    out: list[Link] = []
+    for i in sorted(ctx.counted):
+        ev = ctx.items[i]
+        sides = [(1 if area in mine else -1, n, area) for area, n in ctx.counted[i]
+                 if area in mine or area == comp.other]  # fmt: skip
+        for side, n, area in sides:
+            latest[side] = (n, area)
+        if not sides or ev.day is None or ev.day <= op.day or len(latest) < 2:
+            continue
+        if not (COUNTING.search(folded(ev.text)) or what & topic(ev.text)):
+            continue
+        (a, area_a), (b, area_b) = latest[1], latest[-1]
+        if a == b:
+            continue
+        agrees = (a > b) == (comp.sign > 0)
+        reason = f"counted: {area_a} {a} vs {area_b} {b}"
+        out.append(Link(ev.id, op.id, "supports" if agrees else "contradicts",
+                        WEIGHTS["measured"], ev.day, reason, _cite(ev)))  # fmt: skip
+    return out
 
 
 def mine_replaced(op: OpinionIn) -> bool:
@@ -1017,6 +1085,7 @@ def _rules(
         anonymous=anonymous,
         all_named=targets <= about,
         speaking=speaking,
+        holder_names=ctx.names.tokens({holder}) if holder else frozenset(),
     )
     return None if v is None else (own, v)
 

@@ -196,6 +196,10 @@ FAILED = _rx(
     "nao aconteceu", "nao avancou", "gescheitert", "geplatzt", "abgesagt", "ist tot",
     "se cayo", "fracaso", "fue cancelado", "fue cancelada", "no salio", "泡汤", "取消了", "黄了",
 )  # fmt: skip
+#: The event may still come: "not yet", "ainda não", "pas encore", "noch nicht", "todavía no".
+NOT_YET = _rx(
+    "yet", "still", "so far", "ainda", "encore", "noch", "todavia", "aun", "还", "尚未", "还没",
+)  # fmt: skip
 #: Something is (to be) replaced or swapped out; who is replaced is read by graphmem.compile.opinions.
 REPLACED = _rx(
     "replace", "replaced", "replacing", "swap out", "swapped out",
@@ -340,6 +344,17 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "~ask": ("ask", "asks", "asked", "asking", "demander", "demande", "demande-moi",
              "perguntar", "pergunta", "pergunta-me", "pergunte", "fragen", "frag", "fragt",
              "preguntar", "pregunta", "preguntame", "问", "询问"),
+    # to lower a price (matching a rival's price is lowering one's own: _PRICE_MATCH)
+    "~lower": ("lower", "lowers", "lowered", "lowering", "reduce", "reduces", "reduced",
+               "price cut", "price cuts", "baixar", "baixa", "baixam", "baixou", "baixaram",
+               "reduzir", "reduz", "reduziu", "descer o preco", "desce o preco", "desconto",
+               "descontos", "drop the price", "drop their price", "drop its price",
+               "drop prices", "cut the price", "cut their price", "cut prices", "discount",
+               "discounts", "rabais", "remise", "rabatt", "descuento", "descuentos", "baisser", "baisse", "baissent", "baissera",
+               "reduire", "reduit", "senken", "senkt", "senkte", "gesenkt", "bajar", "baja",
+               "bajan", "bajaron", "rebajar", "rebaja", "reducir", "redujo", "降价", "降低"),
+    "~price": ("price", "prices", "priced", "pricing", "preco", "precos", "prix", "tarif",
+               "tarifs", "preis", "preise", "precio", "precios", "价格", "价钱"),
 }  # fmt: skip
 CONCEPT_RX = {name: _rx(*phrases) for name, phrases in CONCEPTS.items()}
 
@@ -539,9 +554,21 @@ def _first(rx: Phrases, text: str) -> str:
     return " ".join(m.group().split()) if m else ""
 
 
+#: Matching a price is lowering one's own to it: "will match the Seville price", "igualar o
+#: preço", "s'aligner sur le prix" read as "lower ..." (the verb with a price among the next
+#: few words; "won the match on Sunday" stays a match).
+_PRICE_MATCH = re.compile(
+    r"\b(?:match|matches|matched|matching|igualar|iguala|igualou|igualam|aligner|aligne|"
+    r"alignera|igualara|igualo)\b(?=(?:\s+[\w'-]+){0,3}?\s+(?:price|prices|quote|quotes|"
+    r"offer|preco|precos|prix|tarif|tarifs|preis|preise|precio|precios)\b)"
+)
+
+
 def _normal(text: str) -> str:
     low = folded(text).replace("’", "'")
     low = re.sub(r"n't\b", " not", low)
+    if "match" in low or "igual" in low or "align" in low:
+        low = _PRICE_MATCH.sub("lower", low)
     return low.replace("can not", "cannot")
 
 

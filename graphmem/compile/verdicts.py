@@ -44,6 +44,7 @@ from graphmem.compile.stance import (
     ENDED,
     FUTURE,
     NEGATION,
+    NOT_YET,
     Reading,
     read,
     topic,
@@ -162,6 +163,7 @@ def judge(
     anonymous: bool = False,
     all_named: bool = False,
     speaking: bool = False,
+    holder_names: frozenset[str] = frozenset(),
 ) -> Verdict | None:
     """How the sentence `text` (dated `day`; `names`: its entity-name tokens) bears on `op`,
     or None. `holder_named`: the holder's name is written in the sentence itself;
@@ -169,7 +171,8 @@ def judge(
     on, always ask me first" needs no name); `all_named`: it names every entity the opinion
     names (Yara and the second shop); `speaking`: the holder's own line (a chat line they
     wrote, their own opinion bullet), where one shared topic word is enough: words reported
-    in a narrative ("Joana said ...") need two."""
+    in a narrative ("Joana said ...") need two. `holder_names`: the topic tokens of the
+    holder's names (a prediction is refuted by its holder, written first, not doing it)."""
     u = read(text)
     shared = op.topic & (u.tokens - names)
     if not shared and not (about_holder and op.kind == "prediction" and (u.on_time or u.late)):
@@ -183,7 +186,7 @@ def judge(
         if "wrong" in u.retraction or not agree:  # "I was wrong about X" never supports X
             return Verdict("contradicts", True, "retracted", f"retraction: “{u.retraction}”")
     if op.kind == "prediction":
-        return _prediction(op, u, day, about_holder, shared)
+        return _prediction(op, u, day, about_holder, shared, names, holder_names)
     if op.kind == "cause" and (u.causal or u.rival or u.retraction):
         return _cause(op, u, holder_named)
     if op.kind == "preference" and (about_holder or own_words):
@@ -263,8 +266,51 @@ def _show(tokens: frozenset[str], u: Reading) -> str:
     return ", ".join(shown)
 
 
+def refused(
+    folded: str,
+    event: frozenset[str],
+    names: frozenset[str],
+    subject: frozenset[str] | None = None,
+    written: bool = True,
+) -> str:
+    """The clause of `folded` that says an event of `event` did not happen, or "": a negation
+    whose first topic word after it (names and light verbs aside) is the event ("a Acme não
+    baixa nada", "did not get the lead role"; not "não sei se a Acme baixa"), and no "not
+    yet" in the clause. With `subject`, the first name written before the cue in its clause
+    must be one of those tokens: "Acme did not lower", not "the kiosk next to Acme did
+    not lower"; `written`: and a negation with no name before it does not count."""
+    ends: list[tuple[int, int]] | None = None
+    for m in NEGATION.finditer(folded):
+        if ends is None:
+            ends = [e.span() for e in _CLAUSE_END.finditer(folded)]
+        i = bisect_left(ends, (m.start(), m.start()))
+        start = max(ends[i - 1][1] if i else 0, m.start() - NEGATION_SCOPE)
+        j = bisect_left(ends, (m.end(), m.end()))
+        end = min(ends[j][0] if j < len(ends) else len(folded), m.end() + NEGATION_SCOPE)
+        first = next(
+            (t for w in _WORDS.finditer(folded, m.end(), end)
+             for t in topic(w.group()) if t not in names and t not in _LIGHT_VERBS),
+            None,
+        )  # fmt: skip
+        if first not in event or NOT_YET.search(folded[start:end]):
+            continue
+        if subject is not None:
+            before = (t for w in _WORDS.finditer(folded, start, m.start()) for t in topic(w.group()))  # fmt: skip
+            first = next((t for t in before if t in names or t in subject), None)
+            if first not in subject and (written or first is not None):
+                continue
+        return " ".join(folded[start:end].split())
+    return ""
+
+
 def _prediction(
-    op: OpinionFrame, u: Reading, day: date | None, about_holder: bool, shared: frozenset[str]
+    op: OpinionFrame,
+    u: Reading,
+    day: date | None,
+    about_holder: bool,
+    shared: frozenset[str],
+    names: frozenset[str] = frozenset(),
+    holder_names: frozenset[str] = frozenset(),
 ) -> Verdict | None:
     if not about_holder:
         return None
@@ -306,12 +352,20 @@ def _prediction(
         return None
     # an event predicted without a date: it happened (or did not) in a later sentence that
     # says most of what the prediction says
-    if u.future or u.hedged or day is None or len(shared) < _most(op.topic) or len(shared) < 2:
+    if u.future or u.hedged or day is None or u.folded.rstrip().endswith("?"):
+        return None
+    # "X will E" (if ...), then "X did not E": the event refused by its subject, however
+    # little else of the prediction the sentence repeats
+    if op.event and holder_names and (said := refused(u.folded, op.event, names, holder_names)):
+        return Verdict("contradicts", True, "refuted", f"did not happen: “{said}”")
+    if len(shared) < _most(op.topic) or len(shared) < 2:
         return None
     if not op.event <= shared:
         return None  # the loan requested is not the loan approved
     if negated_over(u.folded, shared):
-        return Verdict("contradicts", True, "refuted", f"did not happen: {_show(shared, u)}")
+        if refused(u.folded, shared, names, holder_names, written=False):
+            return Verdict("contradicts", True, "refuted", f"did not happen: {_show(shared, u)}")
+        return None  # "not yet", "não sei se ...": not the event denied
     return Verdict("supports", True, "confirmed", f"came true: {_show(shared, u)}")
 
 

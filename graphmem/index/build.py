@@ -63,6 +63,7 @@ COMPILE_VERSION = code_version(
     "compile/rows",
     "compile/supersede",
     "compile/opinions",
+    "compile/counts",
     "compile/places",
     "extract/stage",
     "extract/declared",
