@@ -487,7 +487,7 @@ def context_label(text: str, start: int, end: int, label: str) -> str:
     """
     before = text[max(0, start - 24) : start]
     words = before.replace(".", " ").split()
-    last = fold(words[-1]).strip("'’") if words and before[-1:].isspace() else ""
+    last = fold(words[-1]).strip("'’([\"“") if words and before[-1:].isspace() else ""
     after = text[end : end + 40]
     if after[:2] in ("'s", "’s"):
         after = after[2:]
@@ -505,7 +505,9 @@ def context_label(text: str, start: int, end: int, label: str) -> str:
         return "PRODUCT" + CUE  # "Postgres 16 database", "the Kafka cluster": software
     if nxt[:1] and lead == after.lstrip(" \t") and nxt[0] in _PLACE_NEXT:
         return "GPE" + CUE  # "São Bento station", "the Annecy trip"
-    if _TRIP.search(before):
+    if nxt[:1] and lead == after.lstrip(" \t") and nxt[0] in _VARIANT and last in _DETERMINERS:
+        return THING + CUE  # "the Totoro one", "a Lego thing": a kind of object
+    if _TRIP.search(before) or _ORIGIN.search(before):
         return "GPE" + CUE  # "a day trip to Annecy", "moved to Porto"
     if label != "ORG" and _LOCATIVE.search(text, max(0, start - 12), start):
         return "GPE" + CUE  # "in Rotterdam", "no Porto", "à Lisbonne": a place
@@ -525,6 +527,17 @@ _PLACE_NEXT = frozenset("station trip estacao gare bahnhof estacion airport aero
 _TRIP = re.compile(
     r"(?:trip|flight|train|drive|moved?|moving|travel(?:l?ed)?|viagem|viaje|voyage|"
     r"regresso|volta|vuelta|retour|reise)[ \t]+(?:to|a|à|para|pra|nach|en)[ \t]+$",
+    re.IGNORECASE,
+)
+#: Words after "the <name>" that make the name a kind of object ("the Totoro one").
+_VARIANT = frozenset("one ones thing things kind version model edition".split())
+#: Where someone comes from, before a name: "she's from Belo Horizonte", "he is originally
+#: from Cork", "é natural de Braga", "vient de Nantes". Not a bare "is from": "the letter is
+#: from Ana" names a person.
+_ORIGIN = re.compile(
+    r"(?:\b(?:she|he|they|who|i|we|you)(?:['’]s|['’]re|['’]m|[ \t]+(?:is|are|was|were|am))"
+    r"[ \t]+(?:originally[ \t]+)?from|\boriginally[ \t]+from|\bnatural[ \t]+d[eao]|"
+    r"\boriginaire[ \t]+de|\bstammt[ \t]+aus)[ \t]+$",
     re.IGNORECASE,
 )
 #: Verbs of what people say and do, folded, right after a name: the name is a person's
@@ -551,7 +564,8 @@ def _role_follows(words: list[str]) -> bool:
     return False
 
 
-#: Words for a person's family or work role, folded: a name beside one is a person's.
+#: Words for a person's family or work role, folded: a name beside one is a person's. A
+#: pet's word too ("their cat Pimenta"): the kinds have no animal, and a pet is no place.
 _ROLES = frozenset(
     """wife husband daughter son mother father mum mom dad sister brother aunt uncle cousin
     grandmother grandfather grandma grandpa niece nephew friend partner girlfriend boyfriend
@@ -562,7 +576,8 @@ _ROLES = frozenset(
     madre padre hermana hermano amiga amigo femme mari fille fils mere pere soeur frere ami
     amie frau mann tochter sohn mutter vater schwester bruder freund freundin kid boy girl
     baby miudo miuda rapaz rapariga menino menina bebe chico chica nino nina junge madchen
-    enfant garcon parents eltern""".split()
+    enfant garcon parents eltern cat dog kitten puppy gato gata cao cadela perro perra
+    chatte chien chienne katze kater hund""".split()
 )
 _DETERMINERS = frozenset(
     """his her their my our a an the o os as do da dos das de sua seu sein seine ihr ihre mein
@@ -729,13 +744,14 @@ def label_kind(labels: Counter[str]) -> str | None:
     return KIND_BY_LABEL.get(votes.most_common(1)[0][0], "thing")
 
 
-#: Words that make a name a place when they head it ("Rua Maria Andrade", "Calle Mayor")
+#: Words that make a name a place when they head it ("Rua Maria Andrade", "Calle Mayor",
+#: "Théâtre des Célestins")
 #: or end it ("Baker Street"), or an organisation ("Escola Básica", "Hospital de Santo
 #: António", "Jardim de Infância O Pião"). Folded.
 _PLACE_HEADS = frozenset(
     """rua avenida av largo travessa praca calcada estrada alameda beco bairro rue boulevard
     avenue allee impasse chemin strasse str platz gasse weg allee calle plaza paseo avinguda
-    carrer camino""".split()
+    carrer camino teatro theatre theater museu musee museo museum""".split()
 )
 _PLACE_TAILS = frozenset("street st road rd avenue ave lane square strasse platz".split())
 _ORG_HEADS = frozenset(
@@ -778,15 +794,16 @@ _MIXED = re.compile(r"[a-z]+\d+[a-z\d]*|\d+[a-z]+[a-z\d]*")
 
 def kind_of_name(name: str) -> str | None:
     """The kind a name's own words give, whatever NER labelled it: a street or square is a
-    place, a school, hospital or bank an organisation, a model number a thing; else None."""
+    place, a school, hospital or bank an organisation; a model number makes a product ("E65S",
+    "Debian 13"), a tool (what NER's PRODUCT gives too); else None."""
     low = fold(name)
     words = low.replace("-", " ").split()
     if not words or len(words) < 2:
-        return "thing" if _MODEL.match(low) and any(ch.isdigit() for ch in low) else None
+        return "tool" if _MODEL.match(low) and any(ch.isdigit() for ch in low) else None
     if words[0] in _PLACE_HEADS or words[-1] in _PLACE_TAILS:
         return "place"
     if words[0] in _ORG_HEADS or low.startswith(_ORG_PHRASES) or words[-1] in _ORG_TAILS:
         return "org"
     if any(_MIXED.fullmatch(w) for w in words) or (_MODEL.match(low) and words[-1].isdigit()):
-        return "thing"
+        return "tool"
     return None
