@@ -39,7 +39,10 @@ KIND_BY_LABEL = {
     "FAC": "place",
     "ORG": "org",
     "PRODUCT": "tool",
+    "PROJECT": "project",
 }
+#: The label of a name that the words after it make a project's ("the Tidepool RFC").
+PROJECT = "PROJECT"
 # Loaded pipelines keep only what NER needs; excluded names that do not exist are ignored.
 _NON_NER_COMPONENTS = (
     "tagger", "parser", "senter", "attribute_ruler", "lemmatizer",
@@ -499,10 +502,16 @@ def context_label(text: str, start: int, end: int, label: str) -> str:
         last in _PARTICLES and len(words) > 1 and fold(words[-2]) in _PLACE_HEADS
     ):
         return "FAC" + CUE
+    if _in_address(words, last, before, after, nxt):
+        return "GPE" + CUE  # "Rua do Heroísmo, Bonfim", "(Croix-Rousse, rue d'Austerlitz)"
     if _QUANTITY_BEFORE.search(before) or _QUANTITY_AFTER.match(text, end, end + 24):
         return THING + CUE
     if nxt[:1] and lead == after.lstrip(" \t") and _TOOL_WORDS.intersection(nxt[:2]):
         return "PRODUCT" + CUE  # "Postgres 16 database", "the Kafka cluster": software
+    if (nxt[:1] and lead == after.lstrip(" \t") and nxt[0] in _PROJECT_NEXT) or (
+        _PROJECT_BEFORE.search(before)
+    ):
+        return PROJECT + CUE  # "the Tidepool RFC", "her first project is Tidepool"
     if nxt[:1] and lead == after.lstrip(" \t") and nxt[0] in _PLACE_NEXT:
         return "GPE" + CUE  # "São Bento station", "the Annecy trip"
     if nxt[:1] and lead == after.lstrip(" \t") and nxt[0] in _VARIANT and last in _DETERMINERS:
@@ -520,6 +529,17 @@ def context_label(text: str, start: int, end: int, label: str) -> str:
 _TOOL_WORDS = frozenset(
     """cluster broker server database db instance node topic api sdk library driver
     container plugin acls acl tailnet restart upgrade schema datenbank banco""".split()
+)
+#: Words after a name that make it a project's ("the Tidepool RFC", "Sluice standups").
+_PROJECT_NEXT = frozenset(
+    """rfc rfcs design spec specs roadmap milestone milestones sprint sprints standup standups
+    planning scope backlog kickoff rollout project projeto proyecto projet projekt""".split()
+)
+#: "project" right before a name ("her first project is Tidepool", "o projeto Cardume").
+_PROJECT_BEFORE = re.compile(
+    r"\b(?:project|projeto|projecto|proyecto|projet|projekt)"
+    r"(?:[ \t]+(?:is|was|é|era|est|ist|es|called|named|chamado|llamado))?[ \t]+$",
+    re.IGNORECASE,
 )
 #: Words after a name that make it a place ("São Bento station", "the Annecy trip").
 _PLACE_NEXT = frozenset("station trip estacao gare bahnhof estacion airport aeroporto".split())
@@ -549,6 +569,16 @@ _DEEDS = frozenset(
     chegou mandou trocou marcou riu sagte fragte schrieb kam ging dijo llamo escribio
     dit demande ecrit""".split()
 )
+
+
+def _in_address(words: list[str], last: str, before: str, after: str, nxt: list[str]) -> bool:
+    """Is the name a part of an address: after a street and a comma or "in" ("Rua do
+    Heroísmo, Bonfim", "Rua do Heroísmo in Bonfim"), or before a comma and a street
+    ("Croix-Rousse, rue d'Austerlitz")? A district or a town, whatever NER said."""
+    after_street = before.rstrip().endswith(",") or last in ("in", "em", "en", "à", "im")
+    if after_street and any(fold(w).strip(",") in _PLACE_HEADS for w in words[-5:-1]):
+        return True
+    return after.lstrip(" \t")[:1] == "," and bool(nxt) and nxt[0] in _PLACE_HEADS
 
 
 def _role_follows(words: list[str]) -> bool:
@@ -795,15 +825,34 @@ _MIXED = re.compile(r"[a-z]+\d+[a-z\d]*|\d+[a-z]+[a-z\d]*")
 def kind_of_name(name: str) -> str | None:
     """The kind a name's own words give, whatever NER labelled it: a street or square is a
     place, a school, hospital or bank an organisation; a model number makes a product ("E65S",
-    "Debian 13"), a tool (what NER's PRODUCT gives too); else None."""
+    "Debian 13"), a tool (what NER's PRODUCT gives too); a conference or festival a thing
+    ("PipelineConf", "Web Summit"); else None."""
     low = fold(name)
     words = low.replace("-", " ").split()
     if not words or len(words) < 2:
-        return "tool" if _MODEL.match(low) and any(ch.isdigit() for ch in low) else None
+        if _MODEL.match(low) and any(ch.isdigit() for ch in low):
+            return "tool"
+        return "thing" if _event_word(name) else None
     if words[0] in _PLACE_HEADS or words[-1] in _PLACE_TAILS:
         return "place"
     if words[0] in _ORG_HEADS or low.startswith(_ORG_PHRASES) or words[-1] in _ORG_TAILS:
         return "org"
     if any(_MIXED.fullmatch(w) for w in words) or (_MODEL.match(low) and words[-1].isdigit()):
         return "tool"
+    if words[-1] in _EVENT_TAILS or any(_event_word(w) for w in name.split()):
+        return "thing"
     return None
+
+
+#: Last words of an event's name ("Web Summit", "Porto Jazz Festival"); the kinds have no
+#: event, and a conference is no place, person or organisation: a thing. Folded.
+_EVENT_TAILS = frozenset(
+    """conf conference summit festival fest expo congress congresso congres kongress meetup
+    hackathon""".split()
+)
+#: One written word that joins a name and "Conf", "Con" or "Fest" ("PipelineConf", "PyCon").
+_EVENT_WORD = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:Conf|Con|Fest|Camp|Summit)")
+
+
+def _event_word(word: str) -> bool:
+    return _EVENT_WORD.fullmatch(word) is not None

@@ -4,7 +4,8 @@
 The names come from the cross-lingual lexicon's section of places whose names differ by
 language (``models/crosslingual.tsv``): every name on one of its lines is the same place.
 A name the table knows is a place, so an entity named by it is typed place, unless a bank
-page chose its kind or the only evidence is a person's (a person called Florence).
+page chose its kind or the only evidence is a person's (a person called Florence). And a
+name followed by a place's ("PipelineConf Berlin") is the name's entity.
 """
 
 from __future__ import annotations
@@ -106,4 +107,35 @@ def join_exonyms(
         )
         for gone in ranked[1:]:
             del out[gone.slug]
+    return join_located(out)
+
+
+def join_located(entities: dict[str, EntityInfo]) -> dict[str, EntityInfo]:
+    """One entity for a name and the same name followed by a place's ("PipelineConf" and
+    "PipelineConf Berlin", "Web Summit" and "Web Summit Lisbon"): the longer name, which
+    nobody declared, becomes an alias of the shorter one. Not when the shorter one is itself
+    a place ("Bonfim Porto" may be a street's), nor when the rest names no entity."""
+    by_name: dict[str, str] = {}
+    for ent in entities.values():
+        by_name.setdefault(" ".join(fold(ent.name).split()), ent.slug)
+    for ent in entities.values():
+        for alias in ent.aliases:
+            by_name.setdefault(" ".join(fold(alias).split()), ent.slug)
+    placed = {key for key, slug in by_name.items() if entities[slug].kind == "place"}
+    out = dict(entities)
+    for ent in entities.values():
+        words = fold(ent.name).split()
+        if ent.declared or ent.page is not None or len(words) < 2:
+            continue
+        for cut in (1, 2):
+            head, tail = " ".join(words[:-cut]), " ".join(words[-cut:])
+            if not head or tail not in placed or (slug := by_name.get(head)) is None:
+                continue
+            keep = out.get(slug)
+            if keep is None or keep.slug == ent.slug or keep.kind == "place":
+                continue
+            names = (*keep.aliases, ent.name, *ent.aliases)
+            out[slug] = replace(keep, aliases=tuple(dict.fromkeys(n for n in names if n)))
+            del out[ent.slug]
+            break
     return out

