@@ -498,6 +498,8 @@ def context_label(text: str, start: int, end: int, label: str) -> str:
     nxt = [fold(w).strip(",.;:)") for w in lead.split()[:3]]
     if last in HONORIFICS or last in _ROLES or (lead != after and _role_follows(nxt)):
         return "PERSON" + CUE
+    if _MEMBER_OF.match(text, end, end + 40):
+        return "PERSON" + CUE  # "Antoine from the Corvid data team": a team's member
     if last in _PLACE_HEADS or (
         last in _PARTICLES and len(words) > 1 and fold(words[-2]) in _PLACE_HEADS
     ):
@@ -594,6 +596,13 @@ def _role_follows(words: list[str]) -> bool:
     return False
 
 
+#: A team after a name: "Antoine from the Corvid data team", "Inês, of the platform team",
+#: "Lea aus dem Data-Team"; a team's member is a person.
+_MEMBER_OF = re.compile(
+    r",?[ \t]+(?:from|of|on|in|da|do|de|du|aus|vom)[ \t]+(?:(?:the|a|o|la|le|l'|dem|der)[ \t]*)?"
+    r"(?:[\w-]+[ \t]+){0,3}?(?:[\w-]*-)?(?:team|equipa|equipe|équipe|equipo|squad|department)\b",
+    re.IGNORECASE,
+)
 #: Words for a person's family or work role, folded: a name beside one is a person's. A
 #: pet's word too ("their cat Pimenta"): the kinds have no animal, and a pet is no place.
 _ROLES = frozenset(

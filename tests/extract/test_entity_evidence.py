@@ -88,6 +88,10 @@ def test_business_and_school_words_give_an_org(name: str, kind: str | None) -> N
             "ORG",
         ),  # "Venloer" first
         ("Adresse : Vaise, rue Marietton.", "Vaise", "ORG", "GPE"),
+        ("Lunch with Bruno from the Acme data team.", "Bruno", "ORG", "PERSON"),
+        ("A Leonor, da equipa de vendas, ligou.", "Leonor", "ORG", "PERSON"),
+        ("Heute kam Jule aus dem Data-Team vorbei.", "Jule", "GPE", "PERSON"),
+        ("Acme won the Lisbon startup award.", "Acme", "ORG", "ORG"),
         ("O projeto Cardume arranca em maio.", "Cardume", "PERSON", "PROJECT"),
     ],
 )
