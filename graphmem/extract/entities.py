@@ -510,6 +510,8 @@ def context_label(text: str, start: int, end: int, label: str) -> str:
         return THING + CUE
     if nxt[:1] and lead == after.lstrip(" \t") and _TOOL_WORDS.intersection(nxt[:2]):
         return "PRODUCT" + CUE  # "Postgres 16 database", "the Kafka cluster": software
+    if _RUNS_ON.search(before):
+        return "PRODUCT" + CUE  # "runs on NATS JetStream", "written in Rust": software
     if (nxt[:1] and lead == after.lstrip(" \t") and nxt[0] in _PROJECT_NEXT) or (
         _PROJECT_BEFORE.search(before)
     ):
@@ -530,7 +532,15 @@ def context_label(text: str, start: int, end: int, label: str) -> str:
 #: Words after a name that make it software ("Postgres 16 database", "Kafka cluster").
 _TOOL_WORDS = frozenset(
     """cluster broker server database db instance node topic api sdk library driver
-    container plugin acls acl tailnet restart upgrade schema datenbank banco""".split()
+    container plugin acls acl tailnet restart upgrade schema datenbank banco file files
+    backend""".split()
+)
+#: What software is run on or written in, right before a name ("it runs on NATS JetStream",
+#: "written in Rust", "corre em Postgres"); not "based in" or "hosted in" (a place).
+_RUNS_ON = re.compile(
+    r"\b(?:runs?|running|ran|built|deployed|corre|roda|läuft)[ \t]+(?:on|em|no|na|auf)[ \t]+$"
+    r"|\b(?:written|implemented|coded|escrito|geschrieben)[ \t]+(?:in|em)[ \t]+$",
+    re.IGNORECASE,
 )
 #: Words after a name that make it a project's ("the Tidepool RFC", "Sluice standups").
 _PROJECT_NEXT = frozenset(

@@ -89,6 +89,10 @@ def test_business_and_school_words_give_an_org(name: str, kind: str | None) -> N
         ),  # "Venloer" first
         ("Adresse : Vaise, rue Marietton.", "Vaise", "ORG", "GPE"),
         ("Lunch with Bruno from the Acme data team.", "Bruno", "ORG", "PERSON"),
+        ("The queue runs on Pulsar today.", "Pulsar", "ORG", "PRODUCT"),
+        ("O serviço é escrito em Elixir.", "Elixir", "PERSON", "PRODUCT"),
+        ("Everything is in one DuckDB file.", "DuckDB", "ORG", "PRODUCT"),
+        ("The startup is based in Tallinn.", "Tallinn", "PERSON", "GPE"),
         ("A Leonor, da equipa de vendas, ligou.", "Leonor", "ORG", "PERSON"),
         ("Heute kam Jule aus dem Data-Team vorbei.", "Jule", "GPE", "PERSON"),
         ("Acme won the Lisbon startup award.", "Acme", "ORG", "ORG"),

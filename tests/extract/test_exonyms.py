@@ -43,6 +43,8 @@ def test_the_bundled_lexicon_knows_places_in_several_languages() -> None:
     table = places()
     assert table["munchen"] == table["munich"] == table["munique"]
     assert table["varsovia"] == table["warsaw"] != table["munich"]
+    assert table["krakow"] == table["krakau"] == table["cracovia"]  # Kraków, folded
+    assert "deutsch" not in table and "portugues" not in table  # languages are no places
 
 
 def test_a_city_named_in_german_and_english_is_one_place() -> None:
