@@ -39,7 +39,10 @@ KIND_BY_LABEL = {
     "FAC": "place",
     "ORG": "org",
     "PRODUCT": "tool",
+    "PROJECT": "project",
 }
+#: The label of a name that the words after it make a project's ("the Tidepool RFC").
+PROJECT = "PROJECT"
 # Loaded pipelines keep only what NER needs; excluded names that do not exist are ignored.
 _NON_NER_COMPONENTS = (
     "tagger", "parser", "senter", "attribute_ruler", "lemmatizer",
@@ -487,7 +490,7 @@ def context_label(text: str, start: int, end: int, label: str) -> str:
     """
     before = text[max(0, start - 24) : start]
     words = before.replace(".", " ").split()
-    last = fold(words[-1]).strip("'’") if words and before[-1:].isspace() else ""
+    last = fold(words[-1]).strip("'’([\"“") if words and before[-1:].isspace() else ""
     after = text[end : end + 40]
     if after[:2] in ("'s", "’s"):
         after = after[2:]
@@ -495,17 +498,29 @@ def context_label(text: str, start: int, end: int, label: str) -> str:
     nxt = [fold(w).strip(",.;:)") for w in lead.split()[:3]]
     if last in HONORIFICS or last in _ROLES or (lead != after and _role_follows(nxt)):
         return "PERSON" + CUE
+    if _MEMBER_OF.match(text, end, end + 40):
+        return "PERSON" + CUE  # "Antoine from the Corvid data team": a team's member
     if last in _PLACE_HEADS or (
         last in _PARTICLES and len(words) > 1 and fold(words[-2]) in _PLACE_HEADS
     ):
         return "FAC" + CUE
+    if _in_address(words, last, before, after, nxt):
+        return "GPE" + CUE  # "Rua do Heroísmo, Bonfim", "(Croix-Rousse, rue d'Austerlitz)"
     if _QUANTITY_BEFORE.search(before) or _QUANTITY_AFTER.match(text, end, end + 24):
         return THING + CUE
     if nxt[:1] and lead == after.lstrip(" \t") and _TOOL_WORDS.intersection(nxt[:2]):
         return "PRODUCT" + CUE  # "Postgres 16 database", "the Kafka cluster": software
+    if _RUNS_ON.search(before):
+        return "PRODUCT" + CUE  # "runs on NATS JetStream", "written in Rust": software
+    if (nxt[:1] and lead == after.lstrip(" \t") and nxt[0] in _PROJECT_NEXT) or (
+        _PROJECT_BEFORE.search(before)
+    ):
+        return PROJECT + CUE  # "the Tidepool RFC", "her first project is Tidepool"
     if nxt[:1] and lead == after.lstrip(" \t") and nxt[0] in _PLACE_NEXT:
         return "GPE" + CUE  # "São Bento station", "the Annecy trip"
-    if _TRIP.search(before):
+    if nxt[:1] and lead == after.lstrip(" \t") and nxt[0] in _VARIANT and last in _DETERMINERS:
+        return THING + CUE  # "the Totoro one", "a Lego thing": a kind of object
+    if _TRIP.search(before) or _ORIGIN.search(before):
         return "GPE" + CUE  # "a day trip to Annecy", "moved to Porto"
     if label != "ORG" and _LOCATIVE.search(text, max(0, start - 12), start):
         return "GPE" + CUE  # "in Rotterdam", "no Porto", "à Lisbonne": a place
@@ -517,7 +532,26 @@ def context_label(text: str, start: int, end: int, label: str) -> str:
 #: Words after a name that make it software ("Postgres 16 database", "Kafka cluster").
 _TOOL_WORDS = frozenset(
     """cluster broker server database db instance node topic api sdk library driver
-    container plugin acls acl tailnet restart upgrade schema datenbank banco""".split()
+    container plugin acls acl tailnet restart upgrade schema datenbank banco file files
+    backend""".split()
+)
+#: What software is run on or written in, right before a name ("it runs on NATS JetStream",
+#: "written in Rust", "corre em Postgres"); not "based in" or "hosted in" (a place).
+_RUNS_ON = re.compile(
+    r"\b(?:runs?|running|ran|built|deployed|corre|roda|läuft)[ \t]+(?:on|em|no|na|auf)[ \t]+$"
+    r"|\b(?:written|implemented|coded|escrito|geschrieben)[ \t]+(?:in|em)[ \t]+$",
+    re.IGNORECASE,
+)
+#: Words after a name that make it a project's ("the Tidepool RFC", "Sluice standups").
+_PROJECT_NEXT = frozenset(
+    """rfc rfcs design spec specs roadmap milestone milestones sprint sprints standup standups
+    planning scope backlog kickoff rollout project projeto proyecto projet projekt""".split()
+)
+#: "project" right before a name ("her first project is Tidepool", "o projeto Cardume").
+_PROJECT_BEFORE = re.compile(
+    r"\b(?:project|projeto|projecto|proyecto|projet|projekt)"
+    r"(?:[ \t]+(?:is|was|é|era|est|ist|es|called|named|chamado|llamado))?[ \t]+$",
+    re.IGNORECASE,
 )
 #: Words after a name that make it a place ("São Bento station", "the Annecy trip").
 _PLACE_NEXT = frozenset("station trip estacao gare bahnhof estacion airport aeroporto".split())
@@ -525,6 +559,17 @@ _PLACE_NEXT = frozenset("station trip estacao gare bahnhof estacion airport aero
 _TRIP = re.compile(
     r"(?:trip|flight|train|drive|moved?|moving|travel(?:l?ed)?|viagem|viaje|voyage|"
     r"regresso|volta|vuelta|retour|reise)[ \t]+(?:to|a|à|para|pra|nach|en)[ \t]+$",
+    re.IGNORECASE,
+)
+#: Words after "the <name>" that make the name a kind of object ("the Totoro one").
+_VARIANT = frozenset("one ones thing things kind version model edition".split())
+#: Where someone comes from, before a name: "she's from Belo Horizonte", "he is originally
+#: from Cork", "é natural de Braga", "vient de Nantes". Not a bare "is from": "the letter is
+#: from Ana" names a person.
+_ORIGIN = re.compile(
+    r"(?:\b(?:she|he|they|who|i|we|you)(?:['’]s|['’]re|['’]m|[ \t]+(?:is|are|was|were|am))"
+    r"[ \t]+(?:originally[ \t]+)?from|\boriginally[ \t]+from|\bnatural[ \t]+d[eao]|"
+    r"\boriginaire[ \t]+de|\bstammt[ \t]+aus)[ \t]+$",
     re.IGNORECASE,
 )
 #: Verbs of what people say and do, folded, right after a name: the name is a person's
@@ -536,6 +581,16 @@ _DEEDS = frozenset(
     chegou mandou trocou marcou riu sagte fragte schrieb kam ging dijo llamo escribio
     dit demande ecrit""".split()
 )
+
+
+def _in_address(words: list[str], last: str, before: str, after: str, nxt: list[str]) -> bool:
+    """Is the name a part of an address: after a street and a comma or "in" ("Rua do
+    Heroísmo, Bonfim", "Rua do Heroísmo in Bonfim"), or before a comma and a street
+    ("Croix-Rousse, rue d'Austerlitz")? A district or a town, whatever NER said."""
+    after_street = before.rstrip().endswith(",") or last in ("in", "em", "en", "à", "im")
+    if after_street and any(fold(w).strip(",") in _PLACE_HEADS for w in words[-5:-1]):
+        return True
+    return after.lstrip(" \t")[:1] == "," and bool(nxt) and nxt[0] in _PLACE_HEADS
 
 
 def _role_follows(words: list[str]) -> bool:
@@ -551,7 +606,15 @@ def _role_follows(words: list[str]) -> bool:
     return False
 
 
-#: Words for a person's family or work role, folded: a name beside one is a person's.
+#: A team after a name: "Antoine from the Corvid data team", "Inês, of the platform team",
+#: "Lea aus dem Data-Team"; a team's member is a person.
+_MEMBER_OF = re.compile(
+    r",?[ \t]+(?:from|of|on|in|da|do|de|du|aus|vom)[ \t]+(?:(?:the|a|o|la|le|l'|dem|der)[ \t]*)?"
+    r"(?:[\w-]+[ \t]+){0,3}?(?:[\w-]*-)?(?:team|equipa|equipe|équipe|equipo|squad|department)\b",
+    re.IGNORECASE,
+)
+#: Words for a person's family or work role, folded: a name beside one is a person's. A
+#: pet's word too ("their cat Pimenta"): the kinds have no animal, and a pet is no place.
 _ROLES = frozenset(
     """wife husband daughter son mother father mum mom dad sister brother aunt uncle cousin
     grandmother grandfather grandma grandpa niece nephew friend partner girlfriend boyfriend
@@ -562,7 +625,8 @@ _ROLES = frozenset(
     madre padre hermana hermano amiga amigo femme mari fille fils mere pere soeur frere ami
     amie frau mann tochter sohn mutter vater schwester bruder freund freundin kid boy girl
     baby miudo miuda rapaz rapariga menino menina bebe chico chica nino nina junge madchen
-    enfant garcon parents eltern""".split()
+    enfant garcon parents eltern cat dog kitten puppy gato gata cao cadela perro perra
+    chatte chien chienne katze kater hund""".split()
 )
 _DETERMINERS = frozenset(
     """his her their my our a an the o os as do da dos das de sua seu sein seine ihr ihre mein
@@ -729,13 +793,14 @@ def label_kind(labels: Counter[str]) -> str | None:
     return KIND_BY_LABEL.get(votes.most_common(1)[0][0], "thing")
 
 
-#: Words that make a name a place when they head it ("Rua Maria Andrade", "Calle Mayor")
+#: Words that make a name a place when they head it ("Rua Maria Andrade", "Calle Mayor",
+#: "Théâtre des Célestins")
 #: or end it ("Baker Street"), or an organisation ("Escola Básica", "Hospital de Santo
 #: António", "Jardim de Infância O Pião"). Folded.
 _PLACE_HEADS = frozenset(
     """rua avenida av largo travessa praca calcada estrada alameda beco bairro rue boulevard
     avenue allee impasse chemin strasse str platz gasse weg allee calle plaza paseo avinguda
-    carrer camino""".split()
+    carrer camino teatro theatre theater museu musee museo museum""".split()
 )
 _PLACE_TAILS = frozenset("street st road rd avenue ave lane square strasse platz".split())
 _ORG_HEADS = frozenset(
@@ -778,15 +843,35 @@ _MIXED = re.compile(r"[a-z]+\d+[a-z\d]*|\d+[a-z]+[a-z\d]*")
 
 def kind_of_name(name: str) -> str | None:
     """The kind a name's own words give, whatever NER labelled it: a street or square is a
-    place, a school, hospital or bank an organisation, a model number a thing; else None."""
+    place, a school, hospital or bank an organisation; a model number makes a product ("E65S",
+    "Debian 13"), a tool (what NER's PRODUCT gives too); a conference or festival a thing
+    ("PipelineConf", "Web Summit"); else None."""
     low = fold(name)
     words = low.replace("-", " ").split()
     if not words or len(words) < 2:
-        return "thing" if _MODEL.match(low) and any(ch.isdigit() for ch in low) else None
+        if _MODEL.match(low) and any(ch.isdigit() for ch in low):
+            return "tool"
+        return "thing" if _event_word(name) else None
     if words[0] in _PLACE_HEADS or words[-1] in _PLACE_TAILS:
         return "place"
     if words[0] in _ORG_HEADS or low.startswith(_ORG_PHRASES) or words[-1] in _ORG_TAILS:
         return "org"
     if any(_MIXED.fullmatch(w) for w in words) or (_MODEL.match(low) and words[-1].isdigit()):
+        return "tool"
+    if words[-1] in _EVENT_TAILS or any(_event_word(w) for w in name.split()):
         return "thing"
     return None
+
+
+#: Last words of an event's name ("Web Summit", "Porto Jazz Festival"); the kinds have no
+#: event, and a conference is no place, person or organisation: a thing. Folded.
+_EVENT_TAILS = frozenset(
+    """conf conference summit festival fest expo congress congresso congres kongress meetup
+    hackathon""".split()
+)
+#: One written word that joins a name and "Conf", "Con" or "Fest" ("PipelineConf", "PyCon").
+_EVENT_WORD = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:Conf|Con|Fest|Camp|Summit)")
+
+
+def _event_word(word: str) -> bool:
+    return _EVENT_WORD.fullmatch(word) is not None

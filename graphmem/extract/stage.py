@@ -33,6 +33,7 @@ from graphmem.extract.entities import (
     promote_ner,
     speakers,
 )
+from graphmem.extract.exonyms import join_exonyms
 from graphmem.extract.mood import Mood
 from graphmem.extract.timex_fallback import (
     BUDGET_NOTICE,
@@ -319,7 +320,7 @@ def entity_table(inputs: Sequence[FileEntities]) -> dict[str, EntityInfo]:
                 # a speaker is named by the line, so it counts as declared
                 entities[slug] = EntityInfo(slug, surface, kind="person", declared=True)
     if not any(fe.ner for fe in inputs):
-        return join_first_names(entities)
+        return join_exonyms(join_first_names(entities))
     gazetteer = Gazetteer.build(_known(entities))
     # NER names nobody declared: promoted after two independent files mention them.
     candidates = []
@@ -349,7 +350,7 @@ def entity_table(inputs: Sequence[FileEntities]) -> dict[str, EntityInfo]:
         if ent.page is None and ent.kind is None:
             entities[slug] = replace(ent, **_evidence(ent, labels[slug], spellings[slug]))
     counts: Counter[str] = Counter(mention.surface for mention, _ in candidates)
-    return join_forms(join_first_names(entities, counts), counts)
+    return join_exonyms(join_forms(join_first_names(entities, counts), counts), counts)
 
 
 def _evidence(ent: EntityInfo, labels: Counter[str], spellings: Counter[str]) -> dict[str, Any]:

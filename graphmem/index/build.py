@@ -67,6 +67,7 @@ COMPILE_VERSION = code_version(
     "compile/places",
     "extract/stage",
     "extract/declared",
+    "extract/exonyms",
     "extract/timex",
     "extract/timewords",
     "extract/mood",

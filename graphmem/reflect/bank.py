@@ -577,6 +577,17 @@ def _checked(workspace: Path, rel: str, folder: str) -> Path:
     return target
 
 
+def _file_name(ent: dict[str, Any]) -> str:
+    """The name a new page's file takes: the entity's name when it slugifies to the entity's
+    slug (a page declares the slug of its file name), else the first alias that does
+    ("Atom 75" is ``@Atom75``: ``Atom75.md``; "Rua dos Lagares" is ``@Lagares``:
+    ``Lagares.md``), else the slug. The heading keeps the name."""
+    for name in (ent["name"], *(ent.get("aliases") or ())):
+        if name and slugify(name) == ent["slug"]:
+            return str(name)
+    return str(ent["slug"])
+
+
 def _entity_pages(
     workspace: Path, data: _Data, min_days: int, min_mentions: int
 ) -> tuple[dict[str, tuple[str, Path, dict[str, Any]]], list[PageChange]]:
@@ -591,7 +602,7 @@ def _entity_pages(
             if ent["page"]:
                 target = _checked(workspace, rel, ENTITIES_DIR)
             else:
-                target = safe_page_path(workspace, ent["name"])
+                target = safe_page_path(workspace, _file_name(ent))
                 rel = f"{ENTITIES_DIR}/{target.name}"
                 if slugify(target.stem) != ent["slug"]:
                     raise UnsafeNameError(

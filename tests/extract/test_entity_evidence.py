@@ -32,6 +32,13 @@ needs_ner = pytest.mark.skipif(not HAS_NER, reason="spaCy pipeline not installed
         ("Calle de Alcalá", "place"),
         ("Rua das Flores", "place"),
         ("Inês Pereira", None),  # a person's name says nothing by itself
+        ("Sony WH1000XM5", "tool"),  # a model number: a product
+        ("Debian 12", "tool"),
+        ("Teatro Nacional São João", "place"),
+        ("Théâtre du Châtelet", "place"),
+        ("DevOpsCon", "thing"),  # a conference: no place, no org
+        ("Porto Jazz Festival", "thing"),
+        ("Macon", None),
     ],
 )
 def test_business_and_school_words_give_an_org(name: str, kind: str | None) -> None:
@@ -60,6 +67,36 @@ def test_business_and_school_words_give_an_org(name: str, kind: str | None) -> N
         ("Day trip to Annecy on Sunday.", "Annecy", "ORG", "GPE"),
         ("Regresso a Lisboa na terça.", "Lisboa", "PERSON", "GPE"),
         ("Lunch with Alma in the park.", "Alma", "PERSON", "PERSON"),  # "with": no journey
+        ("She's from Cork, and she worked in a bakery.", "Cork", "PERSON", "GPE"),
+        ("He is originally from Braga.", "Braga", "PERSON", "GPE"),
+        ("A Inês é natural de Viseu.", "Viseu", "PERSON", "GPE"),
+        ("Sie stammt aus Jena.", "Jena", "PERSON", "GPE"),
+        ("The parcel is from Alma.", "Alma", "PERSON", "PERSON"),  # a sender, not an origin
+        ("- [ ] buy the Moomin one (Sara says: small)", "Moomin", "ORG", THING),
+        ("(the Lego one, obviously)", "Lego", "ORG", THING),
+        ("Their dog Biscuit ate the sofa.", "Biscuit", "GPE", "PERSON"),
+        ("O gato Tareco partiu um copo.", "Tareco", "GPE", "PERSON"),
+        ("Ana wrote the Ferrous RFC tonight.", "Ferrous", "PERSON", "PROJECT"),
+        ("Moved the Lattice standups to Tuesday.", "Lattice", "ORG", "PROJECT"),
+        ("Her new project is Heron, a search index.", "Heron", "PERSON", "PROJECT"),
+        ("New flat: Rua das Amoreiras, Campolide, Lisboa.", "Campolide", "ORG", "GPE"),
+        ("They live on Calle Toledo in Lavapiés now.", "Lavapiés", "ORG", "GPE"),
+        (
+            "Wir wohnen in Ehrenfeld, Venloer Straße 5.",
+            "Ehrenfeld",
+            "ORG",
+            "ORG",
+        ),  # "Venloer" first
+        ("Adresse : Vaise, rue Marietton.", "Vaise", "ORG", "GPE"),
+        ("Lunch with Bruno from the Acme data team.", "Bruno", "ORG", "PERSON"),
+        ("The queue runs on Pulsar today.", "Pulsar", "ORG", "PRODUCT"),
+        ("O serviço é escrito em Elixir.", "Elixir", "PERSON", "PRODUCT"),
+        ("Everything is in one DuckDB file.", "DuckDB", "ORG", "PRODUCT"),
+        ("The startup is based in Tallinn.", "Tallinn", "PERSON", "GPE"),
+        ("A Leonor, da equipa de vendas, ligou.", "Leonor", "ORG", "PERSON"),
+        ("Heute kam Jule aus dem Data-Team vorbei.", "Jule", "GPE", "PERSON"),
+        ("Acme won the Lisbon startup award.", "Acme", "ORG", "ORG"),
+        ("O projeto Cardume arranca em maio.", "Cardume", "PERSON", "PROJECT"),
     ],
 )
 def test_the_words_around_a_name_give_its_label(text: str, name: str, ner: str, label: str) -> None:
@@ -71,6 +108,7 @@ def test_a_street_or_school_is_built_on_its_tail() -> None:
     assert name_head("Rua dos Lagares") == "Lagares"
     assert name_head("EB Vale Formoso") == "Vale Formoso"
     assert name_head("Baker Street") == "Baker"
+    assert name_head("Théâtre du Châtelet") == "Châtelet"
     assert name_head("Inês Pereira") is None
 
 
@@ -148,7 +186,7 @@ def test_an_at_mention_takes_its_kind_and_accented_spelling_from_the_text(
     )
     by_slug = {e.slug: e for e in memory(root).entities()}
     assert by_slug["joao"].name == "João"
-    assert by_slug["mazzer9"].kind == "thing"
+    assert by_slug["mazzer9"].kind == "tool"  # a model number: a product
 
 
 def test_a_name_seen_as_a_streets_tail_is_a_place_not_a_person() -> None:

@@ -327,7 +327,7 @@ def test_a_page_whose_file_is_its_first_name_lists_that_name_once() -> None:
         ("Rua Maria Andrade", "place"), ("Calle de Alcalá", "place"), ("Baker Street", "place"),
         ("Escola Básica de Arroios", "org"), ("Jardim de Infância O Pião", "org"),
         ("Hospital de Santo António", "org"),
-        ("Mahlkönig E65S GbW", "thing"), ("Atom 75", "thing"), ("Debian 13", "thing"),
+        ("Mahlkönig E65S GbW", "tool"), ("Atom 75", "tool"), ("Debian 13", "tool"),  # products
         # non-cases: a person named after a street keeps NER's kind; so does a city
         ("Maria Andrade", None), ("Porto", None), ("Casa da Música", None),
     ],

