@@ -83,6 +83,8 @@ class Extraction:
     notices: tuple[str, ...] = ()
     #: Seconds spent in spaCy NER (loading the pipeline included).
     ner_seconds: float = 0.0
+    #: Blocks whose NER spans came from each place (Extractor.ner_counts).
+    ner_counts: dict[str, int] = field(default_factory=dict)
 
 
 def _known(entities: dict[str, EntityInfo]) -> list[KnownEntity]:
@@ -125,6 +127,8 @@ class Extractor:
         #: Path -> the warnings dating a file gave (filled by :meth:`times`, cached or not).
         self.warnings: dict[str, tuple[Notice, ...]] = {}
         self._ner: NerModel | None = None
+        #: Blocks whose NER spans came from the file cache, the text cache, a run of the model.
+        self.ner_counts: Counter[str] = Counter()
         self._ner_tried = False
         #: Path -> its datings, made ahead by :meth:`date_ahead` (taken by :meth:`times`).
         self._dated: dict[str, dict[str, Any]] = {}
@@ -206,9 +210,15 @@ class Extractor:
         return out
 
     def ner_spans(
-        self, files: Sequence[ParsedFile], progress: Progress | None
+        self, files: Sequence[ParsedFile], progress: Progress | None, *, complete: bool = False
     ) -> dict[str, list[Mention]]:
-        """NER mentions per block id (empty when NER is off)."""
+        """NER mentions per block id (empty when NER is off).
+
+        Cached twice: per file (an unchanged file costs one lookup) and per block text (a
+        block unchanged in an edited file, or the same text in two places, is not run again).
+        `complete` (every file of the workspace is in `files`) forgets the cached texts no
+        file holds any more. :attr:`ner_counts` says where each block's spans came from.
+        """
         if self.ner_model is None:
             self.notices.append(
                 "NER off (ner_model is none): entities come from names you declared"
@@ -216,36 +226,50 @@ class Extractor:
             return {}
         out: dict[str, list[Mention]] = {}
         todo: list[ParsedFile] = []
+        counts = self.ner_counts
         for pf in files:
             cached = self._get(pf.path, self.ner_stage)
             if cached is None:
                 todo.append(pf)
                 continue
             assert isinstance(cached, dict)
+            counts["file_cached"] += sum(1 for b in pf.blocks if _ner_text(b) is not None)
             out.update({bid: [_mention(r) for r in rows] for bid, rows in cached.items()})
-        blocks: list[tuple[ParsedFile, Block]] = [
-            (pf, b) for pf in todo for b in pf.blocks if not b.text.lstrip().startswith("```")
-        ]
-        if not todo:
+        if complete and not self.force:
+            alive = {_text_hash(t) for pf in files for b in pf.blocks if (t := _ner_text(b))}
+            self.cache.retain_texts(self.ner_stage, alive)
+        blocks = [(pf, b, t) for pf in todo for b in pf.blocks if (t := _ner_text(b)) is not None]
+        if not blocks:
             return out
-        model = self._ner_model()
-        if model is None:
-            return out
-        texts = [b.text[:NER_MAX_CHARS] for _, b in blocks]
-        found: list[list[Mention]] = []
-        for start in range(0, len(texts), NER_STEP):  # steps, so the progress line moves
+        keys = [_text_hash(t) for _, _, t in blocks]
+        known: dict[str, Any] = (
+            {} if self.force else self.cache.get_texts(self.ner_stage, EXTRACT_VERSION, keys)
+        )
+        counts["text_cached"] += sum(1 for k in keys if k in known)
+        # each distinct text not cached runs once
+        run = {k: t for (_, _, t), k in zip(blocks, keys, strict=True) if k not in known}
+        if run and (model := self._ner_model()) is not None:
+            texts = list(run.values())
+            found: list[list[Mention]] = []
+            for start in range(0, len(texts), NER_STEP):  # steps, so the progress line moves
+                if progress:
+                    progress("ner", start, len(texts))
+                found += model.extract_many(texts[start : start + NER_STEP])
+            fresh = {k: [_mention_json(m) for m in ms] for k, ms in zip(run, found, strict=True)}
+            self.cache.put_texts(self.ner_stage, EXTRACT_VERSION, fresh)
+            known.update(fresh)
+            counts["run"] += len(texts)
             if progress:
-                progress("ner", start, len(texts))
-            found += model.extract_many(texts[start : start + NER_STEP])
+                progress("ner", len(texts), len(texts))
+        elif run:
+            return out  # the model is missing: nothing cached, the notice says why
         per_file: dict[str, dict[str, list[list[object]]]] = {pf.path: {} for pf in todo}
-        for (pf, block), mentions in zip(blocks, found, strict=True):
-            if mentions:
-                out[block.id] = mentions
-                per_file[pf.path][block.id] = [_mention_json(m) for m in mentions]
+        for (pf, block, _), key in zip(blocks, keys, strict=True):
+            if rows := known[key]:
+                out[block.id] = [_mention(r) for r in rows]
+                per_file[pf.path][block.id] = rows
         for path, payload in per_file.items():
             self._put(path, self.ner_stage, payload)
-        if progress:
-            progress("ner", len(texts), len(texts))
         return out
 
     def mentions(
@@ -534,7 +558,7 @@ def extract(
 ) -> Extraction:
     """Entities, mentions and validity for every block of `files`."""
     ner_started = time.perf_counter()
-    ner = extractor.ner_spans(files, progress)
+    ner = extractor.ner_spans(files, progress, complete=True)
     ner_seconds = time.perf_counter() - ner_started
     inputs = [file_entities(pf, ner) for pf in files]
     entities = entity_table(inputs)
@@ -545,6 +569,7 @@ def extract(
         inputs=inputs,
         notices=tuple(extractor.notices),
         ner_seconds=ner_seconds,
+        ner_counts=dict(extractor.ner_counts),
     )
 
 
@@ -640,6 +665,17 @@ def _plausible_name(surface: str) -> bool:
     if len(words) == 1 and surface.isupper():
         return False
     return not any(ch in surface for ch in "./\\_=:#@<>{}[]()")
+
+
+def _ner_text(block: Block) -> str | None:
+    """The text of `block` NER reads (its first `NER_MAX_CHARS`), or None for a code block."""
+    if block.text.lstrip().startswith("```"):
+        return None
+    return block.text[:NER_MAX_CHARS]
+
+
+def _text_hash(text: str) -> str:
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 def _iso(value: date | None) -> str | None:

@@ -112,6 +112,9 @@ class IndexReport:
     #: How much of the published generation has vectors (graphmem.index.vectorfill.Coverage as
     #: meta.json keeps it); None without embeddings.
     vectors: dict[str, int] | None = None
+    #: NER's state ("done", "pending": the generation is published and NER still runs, "off")
+    #: and how many blocks took their spans from the file cache, the text cache, a model run.
+    ner: dict[str, Any] = field(default_factory=dict)
 
 
 def fingerprint_of(files: list[SourceFile], settings: Settings) -> dict[str, object]:
@@ -274,6 +277,7 @@ def _index(
         cache.close()
     lap("extract")
     timings["ner"] = round(extraction.ner_seconds, 4)
+    ner_state = _ner_meta(settings, extraction.ner_counts)
     timings["extract"] = round(timings["extract"] - extraction.ner_seconds, 4)
     sources = {f.path: SourceInfo(f.path, f.content_hash, f.size) for f in files}
     if progress:
@@ -315,6 +319,7 @@ def _index(
         degraded=degraded + ((embed_notice,) if embed_notice else ()) + fallback,
         seconds=time.perf_counter() - started,
         timings=timings,
+        ner=ner_state,
     )
     report = _publish(store, gen, report, fingerprint, embedded)
     # The compiled workspace is not needed to embed: free it before the model's arenas
@@ -370,6 +375,30 @@ def _finish_vectors(
     )
 
 
+def _ner_meta(settings: Settings, counts: dict[str, int]) -> dict[str, Any]:
+    """What meta.json says of NER: its state and where the blocks' spans came from."""
+    return {"state": "done" if settings.ner_model else "off", **counts}
+
+
+def describe_ner(ner: dict[str, Any]) -> str:
+    """``status``'s line: NER's state and where the blocks' spans came from."""
+    state = str(ner.get("state", "done"))
+    if state == "off":
+        return "off"
+    parts = [
+        f"{ner[key]:,} {what}"
+        for key, what in (
+            ("run", "texts run"),
+            ("text_cached", "blocks from the text cache"),
+            ("file_cached", "from the file cache"),
+            ("skipped", "skipped (no name to find)"),
+        )
+        if ner.get(key)
+    ]
+    line = "pending: the index answers, NER's names arrive next" if state == "pending" else state
+    return line + (f" ({', '.join(parts)})" if parts else "")
+
+
 def _publish(
     store: Store,
     gen: Generation,
@@ -402,6 +431,7 @@ def _publish(
             "timings": report.timings,
             "mode": report.mode,
             "vectors": vectors,
+            "ner": report.ner,
         },
     )
     return replace(report, vectors=vectors)
@@ -483,6 +513,7 @@ def _delta(
         seconds=time.perf_counter() - started,
         timings=timings,
         mode="delta",
+        ner=_ner_meta(settings, extractor.ner_counts),
     )
     return _publish(store, gen, report, fingerprint, result.embedded)
 
