@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -49,6 +50,7 @@ from graphmem.parse.names import name_probe, slugify
 from graphmem.store.beside import Later
 from graphmem.store.cache import FileCache, code_version
 from graphmem.text.fold import fold
+from graphmem.text.stopwords import ENGLISH, QUERY
 
 #: Changes whenever time tagging or mention finding changes, so caches never go stale.
 EXTRACT_VERSION = code_version(
@@ -115,8 +117,11 @@ class Extractor:
         ner_model: str | None,
         force: bool = False,
         fork: bool = True,
+        skip_plain: bool = True,
     ) -> None:
         self.cache = cache
+        #: Whether blocks where no name can be new (`holds_new_name`) skip the model.
+        self.skip_plain = skip_plain
         self.hashes = hashes
         self.ner_model = ner_model
         self.ner_stage = f"ner:{ner_model}"
@@ -239,7 +244,13 @@ class Extractor:
             alive = {_text_hash(t) for pf in files for b in pf.blocks if (t := _ner_text(b))}
             self.cache.retain_texts(self.ner_stage, alive)
         blocks = [(pf, b, t) for pf in todo for b in pf.blocks if (t := _ner_text(b)) is not None]
+        if self.skip_plain:
+            plain = [x for x in blocks if not holds_new_name(x[2])]
+            counts["skipped"] += len(plain)
+            blocks = [x for x in blocks if holds_new_name(x[2])]
         if not blocks:
+            for pf in todo:
+                self._put(pf.path, self.ner_stage, {})
             return out
         keys = [_text_hash(t) for _, _, t in blocks]
         known: dict[str, Any] = (
@@ -672,6 +683,43 @@ def _ner_text(block: Block) -> str | None:
     if block.text.lstrip().startswith("```"):
         return None
     return block.text[:NER_MAX_CHARS]
+
+
+#: A word with a letter in it (digits and marks may follow: "B2B", "Ana's").
+_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+#: "I" and its contractions: capitalised wherever they stand.
+_FIRST_PERSON = frozenset("i i'm i've i'd i'll i’m i’ve i’d i’ll".split())
+#: Common words that start a sentence (capitalised there, never a name by themselves).
+_COMMON = ENGLISH | QUERY
+#: What may stand between a sentence's end and its first word.
+_OPENERS = " \t\"'“‘(*_[>#"
+
+
+def holds_new_name(text: str) -> bool:
+    """Whether NER could find a name in `text` that nothing else explains.
+
+    NER's mentions are names with a capital letter (``_ner_mention`` drops the rest), so a
+    text whose capitalised words are all explained holds none: a chat line's speaker (named
+    by the line, a declared entity), "I" and its contractions, and a common word starting a
+    sentence ("Thanks, that helps. Could you...", "Obrigado! Amanhã eu ligo"). A word of
+    letters without case (Chinese, Arabic, ...) is never explained. Linear in the text.
+    """
+    heads = {m.start for m in speakers(text)}
+    for m in _WORD.finditer(text):
+        word = m.group()
+        low = word.lower()
+        if low == word:
+            if word.upper() == word:
+                return True  # letters without case: no capital tells a name there
+            continue
+        start = m.start()
+        if start in heads or low in _FIRST_PERSON:
+            continue
+        before = text[max(0, start - 12) : start].rstrip(_OPENERS)
+        initial = not before or before[-1] in ".!?:;\n-•" or before[-1].isdigit()
+        if not (initial and fold(word) in _COMMON):
+            return True
+    return False
 
 
 def _text_hash(text: str) -> str:

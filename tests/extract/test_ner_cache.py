@@ -57,3 +57,71 @@ def test_the_same_text_in_two_files_runs_once(make_workspace: WriteFiles) -> Non
     report = index_workspace(settings_for(root, ner_model=MODEL))
     assert report.ner["run"] == 1
     assert "bartholomew-quinn" in entities(root)  # still two independent files
+
+
+CHAT = {
+    "memory/2025-11-01.md": (
+        "# 2025-11-01\n\n"
+        "- 10:01 Beatriz: Could you send it tomorrow? It would help.\n"
+        "- 10:02 Tomás: Sure. I'll bring it when I'm back from Coimbra.\n"
+        "- 10:03 Beatriz: So Gonçalo Pires is coming too? Great!\n"
+        "- 10:04 Tomás: Eu ligo amanhã, está bem? Que bom.\n"
+        "- 10:05 Beatriz: Yes. Porto was lovely, Gonçalo Pires said.\n"
+    ),
+    "memory/2025-11-02.md": (
+        "# 2025-11-02\n\n"
+        "- 09:00 Tomás: Gonçalo Pires called from Coimbra.\n"
+        "- 09:01 Beatriz: We should go. And then eat.\n"
+        "- 09:02 Tomás: 我们明天去北京。\n"
+        "- 09:03 Beatriz: Eu também, depois falamos.\n"
+    ),
+}
+
+
+def extraction(root: Path, skip_plain: bool, db: Path) -> tuple[object, object, dict[str, int]]:
+    from graphmem.extract.stage import Extractor, extract
+    from graphmem.index.build import _parse_all
+    from graphmem.parse.workspace import discover
+    from graphmem.store.cache import FileCache
+
+    settings = settings_for(root, ner_model=MODEL)
+    files, _ = discover(root, ())
+    cache = FileCache(db)
+    parsed, _, _ = _parse_all(files, cache, settings, True, None)
+    hashes = {f.path: f.content_hash for f in files}
+    found = extract(parsed, Extractor(cache, hashes, MODEL, skip_plain=skip_plain))
+    cache.close()
+    mentions = {bid: extra.mentions for bid, extra in found.extras.items()}
+    return found.entities, mentions, found.ner_counts
+
+
+@needs_ner
+def test_skipping_lines_with_no_new_name_finds_the_same_entities(
+    make_workspace: WriteFiles, tmp_path: Path
+) -> None:
+    root = make_workspace(CHAT)
+    every, every_mentions, _ = extraction(root, False, tmp_path / "all.sqlite")
+    some, some_mentions, counts = extraction(root, True, tmp_path / "some.sqlite")
+    # the English and the Portuguese line of only a speaker and common words skip the model
+    assert counts["skipped"] >= 3
+    assert some == every and some_mentions == every_mentions
+    assert "coimbra" in some  # NER still finds the names of the lines it reads
+
+
+def test_what_can_hold_a_new_name() -> None:
+    from graphmem.extract.stage import holds_new_name
+
+    plain = [
+        "- 10:01 Beatriz: Could you send it tomorrow? It would help.",
+        "- 10:04 Tomás: Eu ligo amanhã, está bem? Que bom.",
+        "I'm fine. We should go. (And then it rained.)",
+    ]
+    named = [
+        "- 10:03 Beatriz: So Gonçalo is coming too?",  # a name after a common word
+        "Thanks Mel, you too",  # mid-sentence capital
+        "Então o Rafa ligou.",  # Portuguese, a name after an article
+        "我们明天去北京。",  # letters without case
+        "- 10:01 Mary Ann: hello",  # a speaker's second word is not vouched for
+    ]
+    assert [holds_new_name(t) for t in plain] == [False] * len(plain)
+    assert [holds_new_name(t) for t in named] == [True] * len(named)
