@@ -66,8 +66,9 @@ EXTRACT_VERSION = code_version(
 )
 #: NER runs over this many characters of a block at most (a pasted log is not prose).
 NER_MAX_CHARS = 2000
-#: Blocks per NER call (the pipeline batches within a call; the progress line moves between).
-NER_STEP = 512
+#: Characters per NER batch: spaCy's memory grows with a batch's text, not its count
+#: (256 blocks of a long chat's answers are 0.5 MB of text).
+NER_BATCH_CHARS = 50_000
 #: Fewer files to date than this are dated in this process (a fork costs ~10 ms).
 DATE_AHEAD_MIN = 64
 
@@ -134,6 +135,11 @@ class Extractor:
         self._ner: NerModel | None = None
         #: Blocks whose NER spans came from the file cache, the text cache, a run of the model.
         self.ner_counts: Counter[str] = Counter()
+        #: When at least this many texts are for the model to run (0: never), :meth:`ner_spans`
+        #: leaves them pending (counted as "pending") and returns the cached spans only.
+        self.defer_ner = 0
+        #: Whether NER's spans are incomplete (pending): the mentions found are not cached.
+        self.ner_partial = False
         self._ner_tried = False
         #: Path -> its datings, made ahead by :meth:`date_ahead` (taken by :meth:`times`).
         self._dated: dict[str, dict[str, Any]] = {}
@@ -259,13 +265,21 @@ class Extractor:
         counts["text_cached"] += sum(1 for k in keys if k in known)
         # each distinct text not cached runs once
         run = {k: t for (_, _, t), k in zip(blocks, keys, strict=True) if k not in known}
+        if self.defer_ner and len(run) >= self.defer_ner:
+            # published first without them: the cached spans only, nothing cached per file
+            counts["pending"] += len(run)
+            self.ner_partial = True
+            for (_, block, _), key in zip(blocks, keys, strict=True):
+                if rows := known.get(key):
+                    out[block.id] = [_mention(r) for r in rows]
+            return out
         if run and (model := self._ner_model()) is not None:
             texts = list(run.values())
             found: list[list[Mention]] = []
-            for start in range(0, len(texts), NER_STEP):  # steps, so the progress line moves
-                if progress:
+            for start, end in char_batches(texts, NER_BATCH_CHARS):
+                if progress:  # a call per batch, so the progress line moves
                     progress("ner", start, len(texts))
-                found += model.extract_many(texts[start : start + NER_STEP])
+                found += model.extract_many(texts[start:end], batch_size=end - start)
             fresh = {k: [_mention_json(m) for m in ms] for k, ms in zip(run, found, strict=True)}
             self.cache.put_texts(self.ner_stage, EXTRACT_VERSION, fresh)
             known.update(fresh)
@@ -295,7 +309,8 @@ class Extractor:
                 found = find_mentions(block.text, gazetteer, ner.get(block.id))
                 if found:
                     payload[block.id] = [_mention_json(m) for m in found]
-            self._put(pf.path, stage, payload)
+            if not self.ner_partial:  # found without NER's pending spans: not for later runs
+                self._put(pf.path, stage, payload)
             cached = payload
         assert isinstance(cached, dict)
         return {bid: [_mention(r) for r in rows] for bid, rows in cached.items()}
@@ -720,6 +735,21 @@ def holds_new_name(text: str) -> bool:
         if not (initial and fold(word) in _COMMON):
             return True
     return False
+
+
+def char_batches(texts: Sequence[str], limit: int) -> list[tuple[int, int]]:
+    """`(start, end)` ranges over `texts`, each of at most `limit` characters in all (a
+    longer text alone) and at most 1,000 texts."""
+    out = []
+    start, size = 0, 0
+    for i, text in enumerate(texts):
+        if i > start and (size + len(text) > limit or i - start >= 1000):
+            out.append((start, i))
+            start, size = i, 0
+        size += len(text)
+    if start < len(texts):
+        out.append((start, len(texts)))
+    return out
 
 
 def _text_hash(text: str) -> str:

@@ -125,3 +125,53 @@ def test_what_can_hold_a_new_name() -> None:
     ]
     assert [holds_new_name(t) for t in plain] == [False] * len(plain)
     assert [holds_new_name(t) for t in named] == [True] * len(named)
+
+
+class Stop(Exception):
+    """Raised from the progress callback: the index killed as NER starts."""
+
+
+@needs_ner
+def test_the_index_answers_before_ner_and_a_killed_run_finishes_it_later(
+    make_workspace: WriteFiles, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import graphmem.index.build as build
+    from graphmem.store.layout import Store
+
+    monkeypatch.setattr(build, "NER_DEFER_MIN", 1)
+    root = make_workspace(
+        {
+            "memory/2025-11-01.md": "# 2025-11-01\n\n- Lunch with Henrietta Walsh in Porto.\n",
+            "memory/2025-11-02.md": "# 2025-11-02\n\n- Henrietta Walsh called about Porto.\n",
+        }
+    )
+    settings = settings_for(root, ner_model=MODEL)
+
+    def kill_at_ner(stage: str, done: int, total: int) -> None:
+        if stage == "ner":
+            raise Stop
+
+    with pytest.raises(Stop):
+        index_workspace(settings, progress=kill_at_ner)
+    # published before NER ran: recall has the lines, NER's names are not in yet
+    st = status(settings)
+    assert st.generation is not None and st.ner["state"] == "pending"
+    assert st.ner["pending"] == 2
+    assert "henrietta-walsh" not in entities(root)
+    with open_graph(settings) as graph:
+        assert graph.execute("MATCH (p:Passage) RETURN count(p)").rows == [[2]]
+    # the next run does not take the pending generation for up to date
+    report = index_workspace(settings)
+    assert report.changed and report.ner["state"] == "done"
+    assert "henrietta-walsh" in entities(root)
+    assert status(settings).ner["state"] == "done"
+    # one run, uninterrupted: a pending generation, then the one with NER's names
+    (root / "memory/2025-11-03.md").write_text(
+        "# 2025-11-03\n\n- Osvaldo Brandt and Henrietta Walsh.\n"
+    )
+    (root / "memory/2025-11-04.md").write_text("# 2025-11-04\n\n- Osvaldo Brandt is in Leixões.\n")
+    before = Store(settings.memory_dir).current()
+    report = index_workspace(settings, force=True)
+    assert report.ner["state"] == "done" and "osvaldo-brandt" in entities(root)
+    assert report.timings.get("first_publish") is not None
+    assert before is not None and report.generation != before.name
