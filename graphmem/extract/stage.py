@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import time
 from collections import Counter, defaultdict
@@ -66,6 +67,8 @@ EXTRACT_VERSION = code_version(
 )
 #: NER runs over this many characters of a block at most (a pasted log is not prose).
 NER_MAX_CHARS = 2000
+#: How much lower the forked NER child's priority is than the build it runs beside.
+NER_NICE = 10
 #: Characters per NER batch: spaCy's memory grows with a batch's text, not its count
 #: (256 blocks of a long chat's answers are 0.5 MB of text).
 NER_BATCH_CHARS = 50_000
@@ -127,8 +130,13 @@ class PendingNer:
         return len(found)
 
 
-def _run_ner(model_name: str | None, texts: list[str]) -> list[list[list[object]]] | None:
-    """NER's spans of each text, as cached (None when the model does not load)."""
+def _run_ner(
+    model_name: str | None, texts: list[str], parent: int
+) -> list[list[list[object]]] | None:
+    """NER's spans of each text, as cached (None when the model does not load). In a child
+    forked beside `parent` it yields the CPU to the build the user waits for (`NER_NICE`)."""
+    if os.getpid() != parent:
+        os.nice(NER_NICE)
     model, _ = NerModel.load(model_name)
     if model is None:
         return None
@@ -303,9 +311,9 @@ class Extractor:
             # the model runs beside this process meanwhile (graphmem.store.beside)
             counts["pending"] += len(run)
             self.ner_partial = True
-            model_name, texts = self.ner_model, list(run.values())
+            model_name, texts, parent = self.ner_model, list(run.values()), os.getpid()
             self.pending = PendingNer(
-                list(run), Later(lambda: _run_ner(model_name, texts), beside=self.fork)
+                list(run), Later(lambda: _run_ner(model_name, texts, parent), beside=self.fork)
             )
             for (_, block, _), key in zip(blocks, keys, strict=True):
                 if rows := known.get(key):
