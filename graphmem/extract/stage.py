@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import time
 from collections import Counter, defaultdict
@@ -67,8 +66,6 @@ EXTRACT_VERSION = code_version(
 )
 #: NER runs over this many characters of a block at most (a pasted log is not prose).
 NER_MAX_CHARS = 2000
-#: How much lower the forked NER child's priority is than the build it runs beside.
-NER_NICE = 10
 #: Characters per NER batch: spaCy's memory grows with a batch's text, not its count
 #: (256 blocks of a long chat's answers are 0.5 MB of text).
 NER_BATCH_CHARS = 50_000
@@ -111,42 +108,6 @@ def _mention(row: list[object]) -> Mention:
     return Mention(str(slug), str(surface), int(start), int(end), str(source), label)  # type: ignore[call-overload, arg-type]
 
 
-class PendingNer:
-    """NER's spans for the texts a deferred :meth:`Extractor.ner_spans` left pending, being
-    computed beside this process (or here, when no child can be forked)."""
-
-    def __init__(self, keys: list[str], later: Later[list[list[list[object]]] | None]) -> None:
-        self.keys = keys
-        self.later = later
-
-    def store(self, cache: FileCache, model: str) -> int:
-        """Wait for the spans and put them in the text cache (where the next
-        :meth:`Extractor.ner_spans` finds them); how many texts. None came when the model
-        would not load: the next run says why."""
-        found = self.later.get()
-        if found is None:
-            return 0
-        cache.put_texts(f"ner:{model}", EXTRACT_VERSION, dict(zip(self.keys, found, strict=True)))
-        return len(found)
-
-
-def _run_ner(
-    model_name: str | None, texts: list[str], parent: int
-) -> list[list[list[object]]] | None:
-    """NER's spans of each text, as cached (None when the model does not load). In a child
-    forked beside `parent` it yields the CPU to the build the user waits for (`NER_NICE`)."""
-    if os.getpid() != parent:
-        os.nice(NER_NICE)
-    model, _ = NerModel.load(model_name)
-    if model is None:
-        return None
-    found: list[list[list[object]]] = []
-    for start, end in char_batches(texts, NER_BATCH_CHARS):
-        batch = model.extract_many(texts[start:end], batch_size=end - start)
-        found += [[_mention_json(m) for m in ms] for ms in batch]
-    return found
-
-
 class Extractor:
     """Runs the stage over parsed files, reading and filling the per-file cache."""
 
@@ -179,8 +140,6 @@ class Extractor:
         self.defer_ner = 0
         #: Whether NER's spans are incomplete (pending): the mentions found are not cached.
         self.ner_partial = False
-        #: The texts left pending and their spans to come (see :class:`PendingNer`).
-        self.pending: PendingNer | None = None
         self._ner_tried = False
         #: Path -> its datings, made ahead by :meth:`date_ahead` (taken by :meth:`times`).
         self._dated: dict[str, dict[str, Any]] = {}
@@ -307,14 +266,9 @@ class Extractor:
         # each distinct text not cached runs once
         run = {k: t for (_, _, t), k in zip(blocks, keys, strict=True) if k not in known}
         if self.defer_ner and len(run) >= self.defer_ner:
-            # published first without them: the cached spans only, nothing cached per file;
-            # the model runs beside this process meanwhile (graphmem.store.beside)
+            # published first without them: the cached spans only, nothing cached per file
             counts["pending"] += len(run)
             self.ner_partial = True
-            model_name, texts, parent = self.ner_model, list(run.values()), os.getpid()
-            self.pending = PendingNer(
-                list(run), Later(lambda: _run_ner(model_name, texts, parent), beside=self.fork)
-            )
             for (_, block, _), key in zip(blocks, keys, strict=True):
                 if rows := known.get(key):
                     out[block.id] = [_mention(r) for r in rows]

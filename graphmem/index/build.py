@@ -25,7 +25,7 @@ from graphmem import __version__
 from graphmem.compile.rows import GraphData, SourceInfo, clear_caches, compile_workspace
 from graphmem.config import Settings
 from graphmem.errors import WorkspaceError
-from graphmem.extract.stage import Extractor, PendingNer, extract
+from graphmem.extract.stage import Extractor, extract
 from graphmem.index.delta import (
     IndexState,
     NotIncremental,
@@ -263,22 +263,14 @@ def _index(
             for stage in [k for k in timings if k != "discover"]:
                 del timings[stage]  # the full build's stages, not the failed delta's
             lap.restart()
-    report, pending = _full(settings, store, files, notices, fingerprint, fallback, force,
-                            progress, started, lap, defer_ner=True)  # fmt: skip
-    if pending is not None and settings.ner_model:
+    report = _full(settings, store, files, notices, fingerprint, fallback, force, progress,
+                   started, lap, defer_ner=True)  # fmt: skip
+    if report.ner.get("state") == "pending":
         # Recall answers from the generation just published; NER's names come in the next.
         lap = Laps({"discover": timings["discover"], "first_publish": round(report.seconds, 4)})
-        if progress:
-            progress("ner", 0, 1)
-        cache = FileCache(settings.memory_dir / CACHE)
-        try:
-            pending.store(cache, settings.ner_model)
-        finally:
-            cache.close()
-        lap("ner_wait")
         first = report
-        report, _ = _full(settings, store, files, notices, fingerprint, fallback, False,
-                          progress, started, lap, defer_ner=False)  # fmt: skip
+        report = _full(settings, store, files, notices, fingerprint, fallback, False, progress,
+                       started, lap, defer_ner=False)  # fmt: skip
         report = replace(report, parsed=first.parsed, removed=first.removed)
     return _finish_vectors(settings, store, report, progress, started)
 
@@ -296,12 +288,11 @@ def _full(
     lap: Laps,
     *,
     defer_ner: bool,
-) -> tuple[IndexReport, PendingNer | None]:
+) -> IndexReport:
     """A full build, published. With `defer_ner`, when NER has at least `NER_DEFER_MIN`
     texts to run, the generation is built without them and published marked pending (its
-    fingerprint too, so a run killed before NER finished rebuilds) while the model runs
-    beside this process; the caller stores those spans (the PendingNer returned) and builds
-    again."""
+    fingerprint too, so a run killed before NER finished rebuilds); the caller then builds
+    again, NER running."""
     timings = lap.timings
     hashes = {f.path: f.content_hash for f in files}
     key = {k: v for k, v in fingerprint.items() if k != "files"}
@@ -314,7 +305,6 @@ def _full(
         if defer_ner:
             extractor.defer_ner = NER_DEFER_MIN
         extraction = extract(parsed, extractor, progress)
-        pending = extractor.pending
         cache.commit()
         # Dating's warnings (a spent dateparser budget) join each file's parse warnings:
         # the delta state keeps them for files a later delta does not re-read.
@@ -373,7 +363,7 @@ def _full(
     if ner_state["state"] == "pending":
         # a run killed before NER finished must not find this generation up to date
         fingerprint = {**fingerprint, "ner_model": f"{settings.ner_model} (pending)"}
-    return _publish(store, gen, report, fingerprint, embedded), pending
+    return _publish(store, gen, report, fingerprint, embedded)
 
 
 def _finish_vectors(
