@@ -427,6 +427,7 @@ def describe_ner(ner: dict[str, Any]) -> str:
     parts = [
         f"{ner[key]:,} {what}"
         for key, what in (
+            ("pending", "texts pending"),
             ("run", "texts run"),
             ("text_cached", "blocks from the text cache"),
             ("file_cached", "from the file cache"),
