@@ -9,11 +9,14 @@ Runs ``graphmem --workspace WORKSPACE index -q`` (standalone, ``GRAPHMEM_RESIDEN
 the package defaults or whatever ``GRAPHMEM_*`` the caller set) in a child process and,
 while it runs, polls the workspace's ``CURRENT``: at the first generation published (and
 each later one until an answer comes) it runs one cold ``graphmem recall QUESTION --json``
-beside the index. It prints, as JSON: the index's wall and CPU seconds and peak RSS (its
-own, from ``wait4``), when the first generation was published, when the first recall
+beside the index. It prints, as JSON: the index's wall and CPU seconds and peak RSS
+(from ``wait4``), when the first generation was published, when the first recall
 returned results (seconds since the index started) and what that recall cost, a
 timeline of the child's CPU / RSS / threads with each generation's vector share, and the
-stage timings of the last generation's meta.json. ``.memory/`` is removed first unless
+stage timings and NER counts of the last generation's meta.json (each generation in the
+timeline says whether NER was pending in it). CPU seconds and peak RSS include the index's
+forked children (NER beside the first build, dating): Linux counts a reaped child's time
+and the larger peak in the parent's ``wait4``. ``.memory/`` is removed first unless
 ``--keep-memory``.
 """
 
@@ -73,6 +76,7 @@ def watch(workspace: Path, question: str, now: date, poll_s: float = 0.25) -> di
                     seen = gen.path.name
                     sample["generation"] = seen
                     sample["vectors"] = gen.meta().get("vectors")
+                    sample["ner"] = (gen.meta().get("ner") or {}).get("state")
                     if first_publish is None:
                         first_publish = sample["t"]
                     if first_answer is None:
@@ -106,6 +110,7 @@ def watch(workspace: Path, question: str, now: date, poll_s: float = 0.25) -> di
         "counts": meta.get("counts"),
         "vectors": meta.get("vectors"),
         "timings": meta.get("timings"),
+        "ner": meta.get("ner"),
         "timeline": timeline,
     }
 

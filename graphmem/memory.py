@@ -706,6 +706,9 @@ class Status:
     #: How much of the index has vectors (items, of, windows, windows_pending); None
     #: without embeddings. Below complete while a progressive index is still embedding.
     vectors: dict[str, int] | None = None
+    #: NER's state ("done", "pending" while an index still runs it, "off") and where the
+    #: blocks' spans came from (file_cached, text_cached, run, skipped).
+    ner: dict[str, Any] = field(default_factory=dict)
 
     @property
     def fresh(self) -> bool:
@@ -745,6 +748,7 @@ def status(settings: Settings) -> Status:
         index_seconds=meta.get("seconds"),
         index_mode=meta.get("mode", "full"),
         vectors=meta.get("vectors"),
+        ner=meta.get("ner") or {},
     )
 
 

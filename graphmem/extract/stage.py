@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -50,6 +51,7 @@ from graphmem.parse.names import name_probe, slugify
 from graphmem.store.beside import Later
 from graphmem.store.cache import FileCache, code_version
 from graphmem.text.fold import fold
+from graphmem.text.stopwords import ENGLISH, QUERY
 
 #: Changes whenever time tagging or mention finding changes, so caches never go stale.
 EXTRACT_VERSION = code_version(
@@ -65,8 +67,9 @@ EXTRACT_VERSION = code_version(
 )
 #: NER runs over this many characters of a block at most (a pasted log is not prose).
 NER_MAX_CHARS = 2000
-#: Blocks per NER call (the pipeline batches within a call; the progress line moves between).
-NER_STEP = 512
+#: Characters per NER batch: spaCy's memory grows with a batch's text, not its count
+#: (256 blocks of a long chat's answers are 0.5 MB of text).
+NER_BATCH_CHARS = 50_000
 #: Fewer files to date than this are dated in this process (a fork costs ~10 ms).
 DATE_AHEAD_MIN = 64
 
@@ -84,6 +87,8 @@ class Extraction:
     notices: tuple[str, ...] = ()
     #: Seconds spent in spaCy NER (loading the pipeline included).
     ner_seconds: float = 0.0
+    #: Blocks whose NER spans came from each place (Extractor.ner_counts).
+    ner_counts: dict[str, int] = field(default_factory=dict)
 
 
 def _known(entities: dict[str, EntityInfo]) -> list[KnownEntity]:
@@ -114,8 +119,11 @@ class Extractor:
         ner_model: str | None,
         force: bool = False,
         fork: bool = True,
+        skip_plain: bool = True,
     ) -> None:
         self.cache = cache
+        #: Whether blocks where no name can be new (`holds_new_name`) skip the model.
+        self.skip_plain = skip_plain
         self.hashes = hashes
         self.ner_model = ner_model
         self.ner_stage = f"ner:{ner_model}"
@@ -126,6 +134,13 @@ class Extractor:
         #: Path -> the warnings dating a file gave (filled by :meth:`times`, cached or not).
         self.warnings: dict[str, tuple[Notice, ...]] = {}
         self._ner: NerModel | None = None
+        #: Blocks whose NER spans came from the file cache, the text cache, a run of the model.
+        self.ner_counts: Counter[str] = Counter()
+        #: When at least this many texts are for the model to run (0: never), :meth:`ner_spans`
+        #: leaves them pending (counted as "pending") and returns the cached spans only.
+        self.defer_ner = 0
+        #: Whether NER's spans are incomplete (pending): the mentions found are not cached.
+        self.ner_partial = False
         self._ner_tried = False
         #: Path -> its datings, made ahead by :meth:`date_ahead` (taken by :meth:`times`).
         self._dated: dict[str, dict[str, Any]] = {}
@@ -207,9 +222,15 @@ class Extractor:
         return out
 
     def ner_spans(
-        self, files: Sequence[ParsedFile], progress: Progress | None
+        self, files: Sequence[ParsedFile], progress: Progress | None, *, complete: bool = False
     ) -> dict[str, list[Mention]]:
-        """NER mentions per block id (empty when NER is off)."""
+        """NER mentions per block id (empty when NER is off).
+
+        Cached twice: per file (an unchanged file costs one lookup) and per block text (a
+        block unchanged in an edited file, or the same text in two places, is not run again).
+        `complete` (every file of the workspace is in `files`) forgets the cached texts no
+        file holds any more. :attr:`ner_counts` says where each block's spans came from.
+        """
         if self.ner_model is None:
             self.notices.append(
                 "NER off (ner_model is none): entities come from names you declared"
@@ -217,36 +238,64 @@ class Extractor:
             return {}
         out: dict[str, list[Mention]] = {}
         todo: list[ParsedFile] = []
+        counts = self.ner_counts
         for pf in files:
             cached = self._get(pf.path, self.ner_stage)
             if cached is None:
                 todo.append(pf)
                 continue
             assert isinstance(cached, dict)
+            counts["file_cached"] += sum(1 for b in pf.blocks if _ner_text(b) is not None)
             out.update({bid: [_mention(r) for r in rows] for bid, rows in cached.items()})
-        blocks: list[tuple[ParsedFile, Block]] = [
-            (pf, b) for pf in todo for b in pf.blocks if not b.text.lstrip().startswith("```")
-        ]
-        if not todo:
+        if complete and not self.force:
+            alive = {_text_hash(t) for pf in files for b in pf.blocks if (t := _ner_text(b))}
+            self.cache.retain_texts(self.ner_stage, alive)
+        blocks = [(pf, b, t) for pf in todo for b in pf.blocks if (t := _ner_text(b)) is not None]
+        if self.skip_plain:
+            plain = [x for x in blocks if not holds_new_name(x[2])]
+            counts["skipped"] += len(plain)
+            blocks = [x for x in blocks if holds_new_name(x[2])]
+        if not blocks:
+            for pf in todo:
+                self._put(pf.path, self.ner_stage, {})
             return out
-        model = self._ner_model()
-        if model is None:
+        keys = [_text_hash(t) for _, _, t in blocks]
+        known: dict[str, Any] = (
+            {} if self.force else self.cache.get_texts(self.ner_stage, EXTRACT_VERSION, keys)
+        )
+        counts["text_cached"] += sum(1 for k in keys if k in known)
+        # each distinct text not cached runs once
+        run = {k: t for (_, _, t), k in zip(blocks, keys, strict=True) if k not in known}
+        if self.defer_ner and len(run) >= self.defer_ner:
+            # published first without them: the cached spans only, nothing cached per file
+            counts["pending"] += len(run)
+            self.ner_partial = True
+            for (_, block, _), key in zip(blocks, keys, strict=True):
+                if rows := known.get(key):
+                    out[block.id] = [_mention(r) for r in rows]
             return out
-        texts = [b.text[:NER_MAX_CHARS] for _, b in blocks]
-        found: list[list[Mention]] = []
-        for start in range(0, len(texts), NER_STEP):  # steps, so the progress line moves
+        if run and (model := self._ner_model()) is not None:
+            texts = list(run.values())
+            found: list[list[Mention]] = []
+            for start, end in char_batches(texts, NER_BATCH_CHARS):
+                if progress:  # a call per batch, so the progress line moves
+                    progress("ner", start, len(texts))
+                found += model.extract_many(texts[start:end], batch_size=end - start)
+            fresh = {k: [_mention_json(m) for m in ms] for k, ms in zip(run, found, strict=True)}
+            self.cache.put_texts(self.ner_stage, EXTRACT_VERSION, fresh)
+            known.update(fresh)
+            counts["run"] += len(texts)
             if progress:
-                progress("ner", start, len(texts))
-            found += model.extract_many(texts[start : start + NER_STEP])
+                progress("ner", len(texts), len(texts))
+        elif run:
+            return out  # the model is missing: nothing cached, the notice says why
         per_file: dict[str, dict[str, list[list[object]]]] = {pf.path: {} for pf in todo}
-        for (pf, block), mentions in zip(blocks, found, strict=True):
-            if mentions:
-                out[block.id] = mentions
-                per_file[pf.path][block.id] = [_mention_json(m) for m in mentions]
+        for (pf, block, _), key in zip(blocks, keys, strict=True):
+            if rows := known[key]:
+                out[block.id] = [_mention(r) for r in rows]
+                per_file[pf.path][block.id] = rows
         for path, payload in per_file.items():
             self._put(path, self.ner_stage, payload)
-        if progress:
-            progress("ner", len(texts), len(texts))
         return out
 
     def mentions(
@@ -261,7 +310,8 @@ class Extractor:
                 found = find_mentions(block.text, gazetteer, ner.get(block.id))
                 if found:
                     payload[block.id] = [_mention_json(m) for m in found]
-            self._put(pf.path, stage, payload)
+            if not self.ner_partial:  # found without NER's pending spans: not for later runs
+                self._put(pf.path, stage, payload)
             cached = payload
         assert isinstance(cached, dict)
         return {bid: [_mention(r) for r in rows] for bid, rows in cached.items()}
@@ -535,7 +585,7 @@ def extract(
 ) -> Extraction:
     """Entities, mentions and validity for every block of `files`."""
     ner_started = time.perf_counter()
-    ner = extractor.ner_spans(files, progress)
+    ner = extractor.ner_spans(files, progress, complete=True)
     ner_seconds = time.perf_counter() - ner_started
     inputs = [file_entities(pf, ner) for pf in files]
     entities = entity_table(inputs)
@@ -546,6 +596,7 @@ def extract(
         inputs=inputs,
         notices=tuple(extractor.notices),
         ner_seconds=ner_seconds,
+        ner_counts=dict(extractor.ner_counts),
     )
 
 
@@ -641,6 +692,69 @@ def _plausible_name(surface: str) -> bool:
     if len(words) == 1 and surface.isupper():
         return False
     return not any(ch in surface for ch in "./\\_=:#@<>{}[]()")
+
+
+def _ner_text(block: Block) -> str | None:
+    """The text of `block` NER reads (its first `NER_MAX_CHARS`), or None for a code block."""
+    if block.text.lstrip().startswith("```"):
+        return None
+    return block.text[:NER_MAX_CHARS]
+
+
+#: A word with a letter in it (digits and marks may follow: "B2B", "Ana's").
+_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+#: "I" and its contractions: capitalised wherever they stand.
+_FIRST_PERSON = frozenset("i i'm i've i'd i'll i’m i’ve i’d i’ll".split())
+#: Common words that start a sentence (capitalised there, never a name by themselves).
+_COMMON = ENGLISH | QUERY
+#: What may stand between a sentence's end and its first word.
+_OPENERS = " \t\"'“‘(*_[>#"
+
+
+def holds_new_name(text: str) -> bool:
+    """Whether NER could find a name in `text` that nothing else explains.
+
+    NER's mentions are names with a capital letter (``_ner_mention`` drops the rest), so a
+    text whose capitalised words are all explained holds none: a chat line's speaker (named
+    by the line, a declared entity), "I" and its contractions, and a common word starting a
+    sentence ("Thanks, that helps. Could you...", "Obrigado! Amanhã eu ligo"). A word of
+    letters without case (Chinese, Arabic, ...) is never explained. Linear in the text.
+    """
+    heads = {m.start for m in speakers(text)}
+    for m in _WORD.finditer(text):
+        word = m.group()
+        low = word.lower()
+        if low == word:
+            if word.upper() == word:
+                return True  # letters without case: no capital tells a name there
+            continue
+        start = m.start()
+        if start in heads or low in _FIRST_PERSON:
+            continue
+        before = text[max(0, start - 12) : start].rstrip(_OPENERS)
+        initial = not before or before[-1] in ".!?:;\n-•" or before[-1].isdigit()
+        if not (initial and fold(word) in _COMMON):
+            return True
+    return False
+
+
+def char_batches(texts: Sequence[str], limit: int) -> list[tuple[int, int]]:
+    """`(start, end)` ranges over `texts`, each of at most `limit` characters in all (a
+    longer text alone) and at most 1,000 texts."""
+    out = []
+    start, size = 0, 0
+    for i, text in enumerate(texts):
+        if i > start and (size + len(text) > limit or i - start >= 1000):
+            out.append((start, i))
+            start, size = i, 0
+        size += len(text)
+    if start < len(texts):
+        out.append((start, len(texts)))
+    return out
+
+
+def _text_hash(text: str) -> str:
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 def _iso(value: date | None) -> str | None:

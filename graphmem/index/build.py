@@ -90,6 +90,8 @@ COMPILE_VERSION = code_version(
 )
 
 Progress = Callable[[str, int, int], None]
+#: A full build with at least this many texts for NER to run publishes first without them.
+NER_DEFER_MIN = 64
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,9 @@ class IndexReport:
     #: How much of the published generation has vectors (graphmem.search.coverage.Coverage as
     #: meta.json keeps it); None without embeddings.
     vectors: dict[str, int] | None = None
+    #: NER's state ("done", "pending": the generation is published and NER still runs, "off")
+    #: and how many blocks took their spans from the file cache, the text cache, a model run.
+    ner: dict[str, Any] = field(default_factory=dict)
 
 
 def fingerprint_of(files: list[SourceFile], settings: Settings) -> dict[str, object]:
@@ -260,12 +265,47 @@ def _index(
             for stage in [k for k in timings if k != "discover"]:
                 del timings[stage]  # the full build's stages, not the failed delta's
             lap.restart()
+    report = _full(settings, store, files, notices, fingerprint, fallback, force, progress,
+                   started, lap, defer_ner=True)  # fmt: skip
+    if report.ner.get("state") == "pending":
+        # Recall answers from the generation just published; NER's names come in the next.
+        lap = Laps({"discover": timings["discover"], "first_publish": round(report.seconds, 4)})
+        first = report
+        report = _full(settings, store, files, notices, fingerprint, fallback, False, progress,
+                       started, lap, defer_ner=False)  # fmt: skip
+        report = replace(report, parsed=first.parsed, removed=first.removed)
+    return _finish_vectors(settings, store, report, progress, started)
+
+
+def _full(
+    settings: Settings,
+    store: Store,
+    files: list[SourceFile],
+    notices: list[Notice],
+    fingerprint: dict[str, object],
+    fallback: tuple[str, ...],
+    force: bool,
+    progress: Progress | None,
+    started: float,
+    lap: Laps,
+    *,
+    defer_ner: bool,
+) -> IndexReport:
+    """A full build, published. With `defer_ner`, when NER has at least `NER_DEFER_MIN`
+    texts to run, the generation is built without them and published marked pending (its
+    fingerprint too, so a run killed before NER finished rebuilds); the caller then builds
+    again, NER running."""
+    timings = lap.timings
+    hashes = {f.path: f.content_hash for f in files}
+    key = {k: v for k, v in fingerprint.items() if k != "files"}
     cache = FileCache(settings.memory_dir / CACHE)
     try:
         parsed, reparsed, warnings = _parse_all(files, cache, settings, force, progress)
         removed = cache.retain_only(f.path for f in files)
         lap("parse")
         extractor = Extractor(cache, hashes, settings.ner_model, force=force, fork=settings.fork)
+        if defer_ner:
+            extractor.defer_ner = NER_DEFER_MIN
         extraction = extract(parsed, extractor, progress)
         cache.commit()
         # Dating's warnings (a spent dateparser budget) join each file's parse warnings:
@@ -276,6 +316,7 @@ def _index(
         cache.close()
     lap("extract")
     timings["ner"] = round(extraction.ner_seconds, 4)
+    ner_state = _ner_meta(settings, extraction.ner_counts)
     timings["extract"] = round(timings["extract"] - extraction.ner_seconds, 4)
     sources = {f.path: SourceInfo(f.path, f.content_hash, f.size) for f in files}
     if progress:
@@ -283,6 +324,8 @@ def _index(
     data, per_file, cross = compile_workspace(
         parsed, sources, extraction.extras, extraction.entities, fork=settings.fork
     )
+    if ner_state["state"] == "pending":
+        key = {**key, "ner_model": f"{settings.ner_model} (pending)"}
     state = state_of(
         key, per_file, parsed, hashes, extraction.inputs, extraction.entities, cross,
         data.nodes["Entity"],
@@ -317,12 +360,12 @@ def _index(
         degraded=degraded + ((embed_notice,) if embed_notice else ()) + fallback,
         seconds=time.perf_counter() - started,
         timings=timings,
+        ner=ner_state,
     )
-    report = _publish(store, gen, report, fingerprint, embedded)
-    # The compiled workspace is not needed to embed: free it before the model's arenas
-    # come on top (at 100k items it is hundreds of MB).
-    del data, cross, state, sources
-    return _finish_vectors(settings, store, report, progress, started)
+    if ner_state["state"] == "pending":
+        # a run killed before NER finished must not find this generation up to date
+        fingerprint = {**fingerprint, "ner_model": f"{settings.ner_model} (pending)"}
+    return _publish(store, gen, report, fingerprint, embedded)
 
 
 def _finish_vectors(
@@ -372,6 +415,32 @@ def _finish_vectors(
     )
 
 
+def _ner_meta(settings: Settings, counts: dict[str, int]) -> dict[str, Any]:
+    """What meta.json says of NER: its state and where the blocks' spans came from."""
+    state = "pending" if counts.get("pending") else "done" if settings.ner_model else "off"
+    return {"state": state, **counts}
+
+
+def describe_ner(ner: dict[str, Any]) -> str:
+    """``status``'s line: NER's state and where the blocks' spans came from."""
+    state = str(ner.get("state", "done"))
+    if state == "off":
+        return "off"
+    parts = [
+        f"{ner[key]:,} {what}"
+        for key, what in (
+            ("pending", "texts pending"),
+            ("run", "texts run"),
+            ("text_cached", "blocks from the text cache"),
+            ("file_cached", "from the file cache"),
+            ("skipped", "skipped (no name to find)"),
+        )
+        if ner.get(key)
+    ]
+    line = "pending: the index answers, NER's names arrive next" if state == "pending" else state
+    return line + (f" ({', '.join(parts)})" if parts else "")
+
+
 def _publish(
     store: Store,
     gen: Generation,
@@ -404,6 +473,7 @@ def _publish(
             "timings": report.timings,
             "mode": report.mode,
             "vectors": vectors,
+            "ner": report.ner,
         },
     )
     return replace(report, vectors=vectors)
@@ -485,6 +555,7 @@ def _delta(
         seconds=time.perf_counter() - started,
         timings=timings,
         mode="delta",
+        ner=_ner_meta(settings, extractor.ner_counts),
     )
     return _publish(store, gen, report, fingerprint, result.embedded)
 

@@ -25,6 +25,13 @@ CREATE TABLE IF NOT EXISTS stage_cache (
   payload TEXT NOT NULL,
   PRIMARY KEY (path, stage)
 );
+CREATE TABLE IF NOT EXISTS text_cache (
+  stage TEXT NOT NULL,
+  text_hash TEXT NOT NULL,
+  version TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  PRIMARY KEY (stage, text_hash)
+);
 """
 
 
@@ -70,6 +77,45 @@ class FileCache:
             " VALUES (?, ?, ?, ?, ?)",
             (path, stage, content_hash, version, json.dumps(payload, ensure_ascii=False)),
         )
+
+    def get_texts(self, stage: str, version: str, hashes: Iterable[str]) -> dict[str, Any]:
+        """The payloads cached per text (by `text_hash`) for `stage` at `version`: a block
+        unchanged in an edited file is not worked on again."""
+        out: dict[str, Any] = {}
+        wanted = list(dict.fromkeys(hashes))
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self.conn.execute(
+                f"SELECT text_hash, payload FROM text_cache WHERE stage = ? AND version = ?"
+                f" AND text_hash IN ({marks})",
+                (stage, version, *chunk),
+            )
+            out.update((h, json.loads(p)) for h, p in rows)
+        return out
+
+    def put_texts(self, stage: str, version: str, payloads: dict[str, Any]) -> None:
+        """Remember a payload per text hash for `stage`."""
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO text_cache (stage, text_hash, version, payload)"
+            " VALUES (?, ?, ?, ?)",
+            [(stage, h, version, json.dumps(p, ensure_ascii=False)) for h, p in payloads.items()],
+        )
+
+    def retain_texts(self, stage: str, hashes: Iterable[str]) -> int:
+        """Forget `stage`'s texts not in `hashes` (no file holds them any more); how many."""
+        keep = set(hashes)
+        known = {
+            h
+            for (h,) in self.conn.execute(
+                "SELECT text_hash FROM text_cache WHERE stage = ?", (stage,)
+            )
+        }
+        gone = sorted(known - keep)
+        self.conn.executemany(
+            "DELETE FROM text_cache WHERE stage = ? AND text_hash = ?", [(stage, h) for h in gone]
+        )
+        return len(gone)
 
     def retain_only(self, paths: Iterable[str]) -> int:
         """Forget files that are gone; returns how many were forgotten."""

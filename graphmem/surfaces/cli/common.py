@@ -283,6 +283,8 @@ def _index_dict(report: Any) -> dict[str, Any]:
         "warnings": [str(w) for w in report.warnings],
         "degraded": list(report.degraded),
         "seconds": round(report.seconds, 3),
+        "timings": dict(report.timings),
+        "ner": dict(report.ner),
     }
 
 

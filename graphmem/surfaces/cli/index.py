@@ -154,6 +154,10 @@ def status(json_out: JsonOpt = False, workspace: WorkspaceOpt = None) -> None:
         from graphmem.search.coverage import describe
 
         typer.echo(f"vectors    {describe(st.vectors)}")
+    if st.ner:
+        from graphmem.index.build import describe_ner
+
+        typer.echo(f"ner        {describe_ner(st.ner)}")
     for notice in st.degraded:
         typer.echo(f"degraded   {notice}")
     if not st.degraded:
