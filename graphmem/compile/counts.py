@@ -22,7 +22,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from graphmem.parse.names import fold
+from graphmem.text.fold import fold
 
 _CAP = r"[A-ZÀ-Ý][\w'’-]*"
 _LINK = r"(?:d[aoe]s?|de|del|la|le|du|des|von|van)"

@@ -93,7 +93,8 @@ from graphmem.compile.supersede import KINDS as FACT_KINDS
 from graphmem.compile.supersede import FactIn, Supersession, find_supersessions
 from graphmem.compile.verdicts import OpinionFrame, Verdict, frame, judge, names_of
 from graphmem.parse.blocks import DEFAULT_CONFIDENCE
-from graphmem.parse.names import fold, normalize_text
+from graphmem.parse.names import normalize_text
+from graphmem.text.fold import fold
 from graphmem.text.stem import light_stem as _stem
 from graphmem.text.stopwords import OPINION_TOPIC as _STOP
 

@@ -34,8 +34,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from graphmem.parse.names import fold
-from graphmem.text.fold import folded
+from graphmem.text.fold import fold, folded
 from graphmem.text.stem import stem
 from graphmem.text.stopwords import STANCE_TOPIC as _STOP
 

@@ -26,7 +26,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from graphmem.parse.names import MAX_NAME_CHARS, fold, slugify
+from graphmem.parse.names import MAX_NAME_CHARS, slugify
+from graphmem.text.fold import fold
 from graphmem.text.stopwords import ENGLISH
 
 #: NER labels worth an entity page. Dropped: NORP (nationalities and groups, used as

@@ -73,12 +73,13 @@ from graphmem.index.load import add_rows, remove_nodes, remove_rel_statement
 from graphmem.index.seedstage import embed_texts, seed_rows, split_vectors
 from graphmem.index.timing import Laps
 from graphmem.parse.blocks import Notice, ParsedFile
-from graphmem.parse.names import fold, name_probe, normalize_text
+from graphmem.parse.names import name_probe, normalize_text
 from graphmem.search.projection import Projection, patch_projection
 from graphmem.search.seeds import SeedIndex, connect
 from graphmem.search.windows import windows_of, write_windows
 from graphmem.store.db import Graph
 from graphmem.store.layout import Generation
+from graphmem.text.fold import fold
 
 STATE_FILE = "state.pickle"
 #: Bumped when the layout of the kept state, or of what a delta patches, changes (an older
