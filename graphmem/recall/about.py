@@ -131,10 +131,10 @@ def entity_card(
     """Aliases, current facts, superseded history, opinions with confidence and evidence,
     recent events, the entity's own past and upcoming facts, and related entities.
 
-    The facts are those whose subject is the entity (:func:`is_about`), each placed by
-    :func:`placement` at `now` (default: no end, every fact begun is past or current):
-    current facts are states that hold then; events, trips, plans and ended states are its
-    timeline or upcoming. ``about``, ``Memory.about``, MCP and the bank page all show this
+    The facts, current and replaced ("What changed"), are those whose subject is the
+    entity (:func:`is_about`); each is placed by :func:`placement` at `now` (default: no
+    end, every fact begun is past or current): current facts are states that hold then;
+    events, trips, plans and ended states are its timeline or upcoming. ``about``, ``Memory.about``, MCP and the bank page all show this
     card, so they list the same current facts."""
     ent = resolve_entity(graph, name)
     slug = ent["slug"]
@@ -143,6 +143,7 @@ def entity_card(
     facts = graph.run("about/facts", slug=slug).dicts()
     names = [ent["name"], *(ent["aliases"] or ())]
     fact_rows = _rows_by_id(graph, [f["id"] for f in facts])
+    by_id = {f["id"]: f for f in facts}
 
     def replaced(fact_id: str) -> bool:  # by `now`, when asked about a day in the past
         row = superseded.get(fact_id)
@@ -173,7 +174,7 @@ def entity_card(
             note=f"superseded {r['day']} by {cite(r['newer_id'])} ({r['cue']})",
         )
         for i, r in superseded.items()
-        if i in fact_rows
+        if i in fact_rows and i in by_id and own(by_id[i])
     ]
     opinion_ids = [o["id"] for o in graph.run("entity/opinions", slug=slug).dicts()]
     evidence: dict[str, list[str]] = {i: [] for i in opinion_ids}

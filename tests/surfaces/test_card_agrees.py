@@ -106,3 +106,36 @@ def test_about_memory_and_bank_page_list_the_same_current_facts(
                 assert all("Miso" not in t for t in texts.values())  # Joana's home
     finally:
         mem.close()
+
+
+MOVES = {
+    "en": """
+        # 2026-03-12
+
+        ## Retain
+        - W @Joana: Joana moved to Lyon; she lives there now with Rui's old cat, Miso.
+        """,
+    "pt": """
+        # 2026-03-12
+
+        ## Reter
+        - W @Joana: A Joana mudou-se para Lyon; agora mora lá com o gato antigo do Rui, o Miso.
+        """,
+}
+
+
+@pytest.mark.parametrize("language", sorted(MOVES))
+def test_what_changed_lists_only_the_entitys_own_replaced_facts(
+    make_workspace: WriteFiles, language: str
+) -> None:
+    """Joana's old home, replaced by her move, is in her card's "What changed"; Rui is named
+    in that line (his cat) but it is not about him, so his card does not list it."""
+    logs = {**LOGS["en" if language == "en" else "fr-pt"]}
+    logs["memory/2026-03-12.md"] = MOVES[language]
+    root = make_workspace({**PAGES, **logs})
+    gm(root, "index", "-q")
+    joana = json.loads(gm(root, "about", "Joana", "--now", NOW, "--json"))
+    rui = json.loads(gm(root, "about", "Rui", "--now", NOW, "--json"))
+    moved = [x for x in joana["superseded_facts"] if "Miso" in x["text"]]
+    assert moved and all("2026-03-02" in x["source"] for x in moved), joana["superseded_facts"]
+    assert all("Miso" not in x["text"] for x in rui["superseded_facts"]), rui["superseded_facts"]
