@@ -12,6 +12,24 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def test_every_package_folder_is_listed_for_the_wheel() -> None:
+    """A new subpackage (graphmem/text/ once) that pyproject's explicit list misses is absent
+    from the installed tool and breaks `graphmem index` there; checked without building."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    on_disk = {
+        ".".join(init.parent.relative_to(ROOT).parts)
+        for init in (ROOT / "graphmem").rglob("__init__.py")
+    }
+    on_disk |= {
+        "graphmem._queries." + d.name
+        for d in (ROOT / "queries").iterdir()
+        if d.is_dir() and any(d.glob("*.cypher"))
+    }
+    assert on_disk - listed == set(), "add these to [tool.setuptools] packages in pyproject.toml"
+
+
 #: What the build printed (pip -v shows setuptools' warnings).
 BUILD_LOG: list[str] = []
 
