@@ -7,7 +7,7 @@ Three readings, each of the text's own structure:
 |-------------|--------------------------------------------------------------|---------------------|
 | comparison  | A ... more / mais / plus / mehr / más X than / do que / que / als / que B; fewer, less, menos, moins, weniger | (B, sign)    |
 | location    | a street and the area after it: "Rua dos Lagares 12, Mouraria", "Rua Maria Andrade in Anjos", "Rue Basse 3 à Millbrook", "(Anjos)" | street -> area |
-| count       | a place and a number of two or more digits: "Lagares 131", "226 people on Maria Andrade"; an address's number ("Rua X 12, Area") is no count | (area, n) |
+| count       | a place and a number of two to nine digits: "Lagares 131", "226 people on Maria Andrade"; an address's number ("Rua X 12, Area") is no count | (area, n) |
 
 graphmem.compile.opinions compares the latest count of each side (a count of one side on a
 later day meets the other side's last count) in a sentence that counts (a counting word, or
@@ -26,7 +26,9 @@ from graphmem.text.fold import fold
 
 _CAP = r"[A-ZÀ-Ý][\w'’-]*"
 _LINK = r"(?:d[aoe]s?|de|del|la|le|du|des|von|van)"
-_NAME = rf"{_CAP}(?:\s+(?:{_LINK}\s+)?{_CAP}){{0,3}}"
+#: A name starts where a word starts, never inside one: a long run of letters is read once,
+#: not once from each of its capitals (linear on a pasted key or blob).
+_NAME = rf"(?<![\w'’-]){_CAP}(?:\s+(?:{_LINK}\s+)?{_CAP}){{0,3}}"
 _STREET_BEFORE = r"(?:Rua|Rue|Calle|Avenida|Av\.|Travessa|Largo|Via|Carrer|Praça|Place|Plaza)"
 _STREET_AFTER = r"(?:Street|St\.?|Road|Rd\.?|Lane|Avenue|Ave\.?|Square)"
 _STREET = (
@@ -35,19 +37,20 @@ _STREET = (
 _IN = r"(?:in|em|en|na|no|à|a|im|dans)"
 _STREET_WORD = re.compile(rf"\b(?:{_STREET_BEFORE}|{_STREET_AFTER})(?!\w)")
 #: A street, then its area: "12, Area" (a comma needs the house number: "Rua dos Lagares,
-#: Rafa at ..." is a list), " in Area", " (Area)".
+#: Rafa at ..." is a list), " in Area", " (Area)". No two blank runs side by side, so a long
+#: blank run is walked once per try, not once per split of it.
 LOCATED = re.compile(
-    rf"{_STREET}(?:\s+\d+\w?\s*,\s*|(?:\s+\d+\w?)?(?:\s*,?\s+{_IN}\s+|\s*\(\s*(?:{_IN}\s+)?))"
+    rf"{_STREET}(?:\s+\d+\w?\s*,\s*|(?:\s+\d+\w?)?(?:(?:\s*,\s+|\s+){_IN}\s+|\s*\(\s*(?:{_IN}\s+)?))"
     rf"(?!{_STREET_BEFORE}\b)(?P<area>{_CAP}(?:\s+(?:{_LINK}\s+)?{_CAP}){{0,2}})"
 )
 #: "Lagares 131" (a place, then its count) and "226 people on Maria Andrade".
 _COUNTS = (
     re.compile(
         rf"(?P<p>(?:{_STREET_BEFORE}\s+(?:{_LINK}\s+)?)?{_NAME})(?:\s*\([^)]{{1,40}}\))?:?\s+"
-        rf"(?:(?:had|has|got|with|com|teve|tinha|avec|hatte|tuvo|con)\s+)?(?P<n>\d{{2,}})(?![\d:.,]\d)"
+        rf"(?:(?:had|has|got|with|com|teve|tinha|avec|hatte|tuvo|con)\s+)?(?P<n>\d{{2,9}})(?![\d:.,]\d)"
     ),
     re.compile(
-        rf"(?<![\d:.,])(?P<n>\d{{2,}})(?![\d:.,]\d)\s+(?:[a-zà-ÿ]+\s+){{0,2}}?"
+        rf"(?<![\d:.,])(?P<n>\d{{2,9}})(?![\d:.,]\d)\s+(?:[a-zà-ÿ]+\s+){{0,2}}?"
         rf"(?:on|in|at|em|na|no|en|à|a|auf|an)\s+(?:(?:the|a|o|la|le)\s+)?(?P<p>{_NAME})"
     ),
 )

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from graphmem.compile.counts import counts, located
 from graphmem.compile.stance import READ_CHARS, read
 from graphmem.compile.supersede import FactIn, find_supersessions
 from graphmem.compile.verdicts import negated_over
@@ -172,3 +173,23 @@ def test_same_day_evidence_of_20_000_bullets_and_lines_sharing_a_word() -> None:
         return linked
 
     assert finishes(run) == n  # each bullet finds its own line, by its two own words
+
+
+@pytest.mark.parametrize(
+    "blob",
+    [
+        "A" * MB + " 12",  # a pasted key: a name no longer starts at every capital of a word
+        "A'" * (MB // 2) + " 12 on Lagares",
+        "Rua Ab" + " " * MB + "Street in Anjos",  # a blank run between a street and its area
+        "Rua Ab 12" + " " * MB + ", Anjos",
+    ],
+)
+def test_a_pasted_blob_is_read_for_places_and_counts_once(blob: str) -> None:
+    finishes(located, [blob])
+    finishes(counts, blob, {"lagares": "mouraria"})
+
+
+def test_a_megabyte_digit_run_is_no_count() -> None:
+    """int() refuses more than 4300 digits; a count has two to nine."""
+    assert finishes(counts, "Lagares " + "1" * MB, {"lagares": "mouraria"}) == []
+    assert finishes(counts, "Lagares 131 today", {"lagares": "mouraria"}) == [("mouraria", 131)]
