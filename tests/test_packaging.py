@@ -17,7 +17,9 @@ def test_every_package_folder_is_listed_for_the_wheel() -> None:
     from the installed tool and breaks `graphmem index` there; checked without building."""
     import tomllib
 
-    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    listed = set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    )
     on_disk = {
         ".".join(init.parent.relative_to(ROOT).parts)
         for init in (ROOT / "graphmem").rglob("__init__.py")
