@@ -211,7 +211,9 @@ def entity_card(
         history=tuple(history),
         opinions=tuple(opinions),
         recent=tuple(_line(*recent_rows[i]) for i in recent_ids if i in recent_rows),
-        timeline=tuple(placed["timeline"]),
+        # newest first (the query's order); an undated line (memory.md, a page) has no place
+        # in time, so it closes the timeline instead of opening it
+        timeline=tuple(sorted(placed["timeline"], key=lambda x: not x.when)),
         upcoming=tuple(placed["upcoming"]),
         related=tuple(
             (r["slug"], r["name"], int(r["together"]))

@@ -139,3 +139,25 @@ def test_what_changed_lists_only_the_entitys_own_replaced_facts(
     moved = [x for x in joana["superseded_facts"] if "Miso" in x["text"]]
     assert moved and all("2026-03-02" in x["source"] for x in moved), joana["superseded_facts"]
     assert all("Miso" not in x["text"] for x in rui["superseded_facts"]), rui["superseded_facts"]
+
+
+UNDATED = {
+    "en": "# Memory\n\n- Joana will lead the Porto meetup from the autumn.\n",
+    "pt": "# Memória\n\n- A Joana vai organizar o encontro do Porto a partir do outono.\n",
+}
+
+
+@pytest.mark.parametrize("language", sorted(UNDATED))
+def test_an_undated_line_closes_the_timeline(make_workspace: WriteFiles, language: str) -> None:
+    """A timeline reads newest first; a line of memory.md has no day, so it comes after the
+    dated ones instead of opening the list."""
+    logs = {**LOGS["en" if language == "en" else "fr-pt"]}
+    logs["memory/2026-03-12.md"] = MOVES[language]
+    root = make_workspace({**PAGES, **logs, "memory.md": UNDATED[language]})
+    gm(root, "index", "-q")
+    card = json.loads(gm(root, "about", "Joana", "--now", NOW, "--json"))
+    when = [x["when"] for x in card["timeline_facts"]]
+    assert any(when) and not when[-1], card["timeline_facts"]
+    dated = [w for w in when if w]
+    assert dated == sorted(dated, reverse=True)
+    assert all(w for w in when[: len(dated)])  # no undated line before a dated one
