@@ -326,11 +326,18 @@ def _sorted_facts(card: EntityCard, data: _Data) -> tuple[list[str], list[str], 
     card's own (graphmem.recall.about.entity_card and placement decide, so the page and
     ``about`` agree); superseded facts are left to "What changed"."""
 
-    def ids(lines: tuple[Line, ...]) -> list[str]:
+    def ids(lines: tuple[Line, ...], undated_last: bool = False) -> list[str]:
         found = {x.id for x in lines if x.id in data.facts and x.id not in data.replaced}
-        return sorted(found, key=lambda i: _order(data.facts[i]))
+        return sorted(
+            found,
+            key=lambda i: (
+                undated_last and data.facts[i].get("day") is None,
+                _order(data.facts[i]),
+            ),
+        )
 
-    return ids(card.current), ids(card.timeline), ids(card.upcoming)
+    # a timeline is read in time order: an undated line has no place in it, so it comes last
+    return ids(card.current), ids(card.timeline, undated_last=True), ids(card.upcoming)
 
 
 #: MENTIONS.how values meaning the fact is *about* the entity (graphmem.compile.rows).

@@ -161,3 +161,8 @@ def test_an_undated_line_closes_the_timeline(make_workspace: WriteFiles, languag
     dated = [w for w in when if w]
     assert dated == sorted(dated, reverse=True)
     assert all(w for w in when[: len(dated)])  # no undated line before a dated one
+    gm(root, "reflect", "--since", "30d", "--now", NOW)
+    page = (root / "bank/entities/Joana.md").read_text("utf-8").split("### Timeline")[1]
+    entries = [x for x in page.split("###")[0].splitlines() if x.startswith("- ")]
+    assert len(entries) > 1 and "memory.md#L" in entries[-1], entries  # oldest first, undated last
+    assert all("memory.md#L" not in x for x in entries[:-1]), entries
