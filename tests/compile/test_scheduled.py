@@ -16,6 +16,7 @@ from graphmem.compile.supersede import FactIn, find_supersessions
 from graphmem.extract.dating import date_block
 from graphmem.index.build import index_workspace
 from graphmem.recall.engine import Recaller, RecallOptions
+from graphmem.recall.packets import Packet
 
 OLD_DAY, SAID, STARTS = date(2026, 3, 2), date(2026, 5, 10), date(2026, 6, 1)
 BETWEEN, AFTER = date(2026, 5, 20), date(2026, 7, 1)
@@ -90,9 +91,13 @@ def _workspace(make_workspace: WriteFiles, old: str, new: str) -> Recaller:
     return Recaller(s)
 
 
-def _sources(r: Recaller, question: str, **options: object) -> list[str]:
+def _packets(r: Recaller, question: str, **options: object) -> list[Packet]:
     opts = RecallOptions(**{"k": 10, **options})  # type: ignore[arg-type]
-    return [p.source for p in r.recall(question, opts).packets]
+    return list(r.recall(question, opts).packets)
+
+
+def _sources(r: Recaller, question: str, **options: object) -> list[str]:
+    return [p.source for p in _packets(r, question, **options)]
 
 
 OLD_LINE, NEW_LINE = "memory/2026-03-02.md#L4", "memory/2026-05-10.md#L4"
@@ -117,14 +122,14 @@ def test_recall_after_the_start_gives_the_new_value_and_as_of_the_old_one_before
     make_workspace: WriteFiles, old: str, new: str, question: str
 ) -> None:
     with _workspace(make_workspace, old, new) as r:
-        after = _sources(r, question, now=AFTER)
+        packets = _packets(r, question, now=AFTER)
+        after = [p.source for p in packets]
         assert after.index(NEW_LINE) < after.index(OLD_LINE)
-        assert OLD_LINE in _sources(r, question, now=AFTER, as_of=BETWEEN)
-        assert NEW_LINE not in _sources(r, question, now=AFTER, as_of=BETWEEN)
-        assert OLD_LINE not in _sources(r, question, now=AFTER, as_of=AFTER)
-        packets = r.recall(question, RecallOptions(now=AFTER, k=10)).packets
         old_packet = next(p for p in packets if p.source == OLD_LINE)
         assert old_packet.timestamp == f"{OLD_DAY.isoformat()}..{STARTS.isoformat()}"
+        as_of_between = _sources(r, question, now=AFTER, as_of=BETWEEN)
+        assert OLD_LINE in as_of_between and NEW_LINE not in as_of_between
+        assert OLD_LINE not in _sources(r, question, now=AFTER, as_of=AFTER)
 
 
 @pytest.mark.xfail(
@@ -143,7 +148,7 @@ def test_recall_between_the_writing_day_and_the_start_keeps_the_old_value_first(
 
 def test_recall_after_a_hypothetical_start_keeps_the_old_value(make_workspace: WriteFiles) -> None:
     with _workspace(make_workspace, *HYPOTHETICAL[0]) as r:
-        packets = r.recall("How much is the studio rent?", RecallOptions(now=AFTER, k=10)).packets
+        packets = _packets(r, "How much is the studio rent?", now=AFTER)
         old = next(p for p in packets if p.source == OLD_LINE)
         assert old.superseded_by is None
         assert packets[0].source == OLD_LINE
