@@ -369,19 +369,28 @@ def document_gloss(text: str) -> str:
 def english_query(question: str) -> str:
     """What an English-only embedding model should read of `question`: unchanged when it is
     English, else its names and numbers (words written with a capital or a digit, Latin
-    words inside Chinese) followed by the English words of the lexicon. The question's own
-    function words would pull it towards notes written in its language, not towards the
-    English note that answers it."""
+    words inside Chinese), the words of four letters or more the lexicon cannot translate,
+    as written (a loanword, "espresso", "backup", is the word the English note uses; an
+    unknown verb form is noise the model mostly ignores), then the English words of the
+    lexicon. The question's own function words and the words the lexicon translates would
+    pull it towards notes written in its language, not towards the English note that
+    answers it."""
     found = translate(question)
     if found.language is None:
         return question
     lang = found.language
     common = _FUNCTION_WORDS.get(lang, frozenset()) | lexicon().foreign.get(lang, frozenset())
+    table = lexicon().entries[lang]
     keep = [
         w
         for w in _WORD.findall(strip_cjk(question) if lang == "zh" else question)
-        if (w[:1].isupper() or any(ch.isdigit() for ch in w) or lang == "zh")
-        and fold(w) not in common
+        if fold(w) not in common
+        and (
+            w[:1].isupper()
+            or any(ch.isdigit() for ch in w)
+            or lang == "zh"
+            or (len(w) >= 4 and not _lookup(fold(w), table, lang))
+        )
     ]
     return " ".join([*keep, *found.words]) or question
 

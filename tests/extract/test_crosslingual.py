@@ -10,6 +10,7 @@ from graphmem.extract.crosslingual import (
     cjk_bigrams,
     detect_language,
     english_gloss,
+    english_query,
     parse_lexicon,
     segment_cjk,
     segment_zh,
@@ -239,3 +240,24 @@ def test_a_question_in_another_language_gets_the_same_english_words(
     question: str, english: set[str]
 ) -> None:
     assert english <= set(translate(question).words)
+
+
+@pytest.mark.parametrize(
+    ("question", "kept", "dropped"),
+    [
+        # a loanword the lexicon cannot translate is spelled as in the English notes
+        ("Quanto custa agora um cappuccino?", "cappuccino", {"custa", "agora", "um"}),
+        ("¿Cuánto cuesta ahora el cappuccino?", "cappuccino", {"cuesta", "ahora", "el"}),
+        ("Quand est-ce que le backup a planté ?", "backup", {"quand", "est", "que", "le"}),
+    ],
+)
+def test_a_foreign_question_keeps_the_words_the_lexicon_cannot_translate(
+    question: str, kept: str, dropped: set[str]
+) -> None:
+    """What the embedding model reads of a question in another language: its names, the
+    English of the words the lexicon knows, and the words it does not know as written
+    (a loanword such as "cappuccino" or "backup" is the word the English note uses);
+    never the function words that would pull it towards notes in the question's language."""
+    words = english_query(question).split()
+    assert kept in words
+    assert not dropped & {w.casefold() for w in words}
