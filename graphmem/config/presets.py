@@ -72,7 +72,7 @@ class RecallConfig:
     #: inherits of its parent's score (reading-order neighbours, evidence links). Its work
     #: is bounded by these counts, not by a clock: the same question gets the same answer
     #: on a busy machine.
-    expand_top: int = 20
+    expand_top: int = 30
     neighbor_weight: float = 0.8
     #: How many reading-order steps expansion walks, each further one at neighbor_weight
     #: times this decay (1 hop = the lines just before and after).
