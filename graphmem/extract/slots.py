@@ -285,10 +285,14 @@ def _weekly(text: str) -> list[tuple[str, str]]:
 
 
 #: An amount of money: a currency sign before or after digits ("€1.10", "1,30 €", "£4.50",
-#: "R$ 12", "3.20 EUR"). Groups of three after a separator are thousands ("€1,150").
+#: "R$ 12", "3.20 EUR"). Groups of three after a separator are thousands ("€1,150"), and
+#: so are groups of three after a space, as French and Portuguese write them ("1 400 €",
+#: with a plain, no-break or narrow no-break space): tried first, so "1 400 €" is not 400.
+_NUMBER = r"\d{1,6}(?:[.,]\d{3}){0,3}(?:[.,]\d{1,2})?"
+_SPACED = r"\d{1,3}(?:[ \u00a0\u202f]\d{3}){1,3}(?:[.,]\d{1,2})?"
 _AMOUNT = re.compile(
-    r"(?:(?<![\w])(?:R\$|[€$£])\s?(?P<a>\d{1,6}(?:[.,]\d{3}){0,3}(?:[.,]\d{1,2})?)(?![\d.,]*\d))"
-    r"|(?:(?<![\w.,])(?P<b>\d{1,6}(?:[.,]\d{3}){0,3}(?:[.,]\d{1,2})?)\s?(?:€|eur\b|euros?\b))",
+    rf"(?:(?<![\w])(?:R\$|[€$£])\s?(?P<a>{_SPACED}|{_NUMBER})(?![\d.,]*\d))"
+    rf"|(?:(?<![\w.,])(?P<b>{_SPACED}|{_NUMBER})\s?(?:€|eur\b|euros?\b))",
     re.IGNORECASE,
 )
 #: What ends the phrase naming the thing a price is for: a list separator, a bracket, a
@@ -312,7 +316,7 @@ _NOT_PRICED = _NOT_ACTIVITY | frozenset(
 def _amount(number: str) -> str:
     """A written amount as a plain number: "1.10" and "1,10" -> "1.10"; "1,150" and
     "1.150" (a group of three) -> "1150"."""
-    parts = re.split(r"[.,]", number)
+    parts = re.split(r"[.,]", re.sub(r"[ \u00a0\u202f]", "", number))
     if len(parts) > 1 and len(parts[-1]) != 3:
         return "".join(parts[:-1]) + "." + parts[-1].ljust(2, "0")
     return "".join(parts)

@@ -293,6 +293,11 @@ def test_a_weekly_habit_moved_to_other_days_supersedes_the_old_days() -> None:
         ),
         ("Parking stays at €1,150 a month.", [Slot("price", "parki", "1150")]),
         ("Le croissant passe à 1,5 €.", [Slot("price", "crois", "1.50")]),
+        # thousands after a space (plain, narrow no-break, no-break), as fr and pt write them
+        ("The studio rent goes up to 1 400 € in June.", [Slot("price", "rent", "1400")]),
+        ("Le loyer du studio passe à 1\u202f400 € en juin.", [Slot("price", "studi", "1400")]),
+        ("A renda do estúdio passa a 1\u00a0400 € em junho.", [Slot("price", "estud", "1400")]),
+        ("The van cost €12 500.50 in the end.", [Slot("price", "van", "12500.50")]),
         # an amount with nothing named before it in its phrase prices nothing
         ("Approved on Monday — €38,000 over six years.", []),
         ("Budget: €900–€1,400 for a cart", []),
@@ -302,6 +307,21 @@ def test_a_price_is_the_amount_and_the_thing_named_before_it(
     text: str, expected: list[Slot]
 ) -> None:
     assert slots(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The studio rent is 1 400 € a month.", "The studio rent is now 2 400 € a month."),
+        ("A renda do estúdio é 1\u00a0400 € por mês.", "A renda do estúdio passa a 2\u00a0400 €."),
+    ],
+)
+def test_a_rent_written_with_spaced_thousands_changes_by_its_whole_amount(
+    old: str, new: str
+) -> None:
+    """1 400 € -> 2 400 € is a change (read as 400 twice, it was none)."""
+    facts = [fact("a", old, 1, "studio"), fact("b", new, 2, "studio")]
+    assert [(e[0], e[1]) for e in edges(facts)] == [("b", "a")]
 
 
 def test_a_price_with_its_currency_is_no_phone_number() -> None:
