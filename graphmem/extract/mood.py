@@ -76,16 +76,22 @@ _FORWARD_ONLY = {
 _ZH_FORWARD = "明天|下周|下个|明年|将"
 _PAST = {
     "en": r"was|were|went|had|did|got|came|met|saw|took|made|left|told|said|spent|bought|"
+    r"sent|ran|gave|found|brought|thought|felt|kept|paid|sold|lost|won|built|began|broke|"
+    r"chose|drove|ate|fell|flew|forgot|grew|heard|held|knew|led|lent|meant|rode|rang|rose|"
+    r"shook|sang|sat|slept|spoke|stood|swam|taught|threw|understood|woke|wore|wrote|caught|"
+    r"fought|drank|hung|swore|"
     r"ago|yesterday|last|already|could not|couldn['’]t|"
     r"(?!(?:need|indeed|speed|seed|feed|proceed|exceed|succeed|scheduled|planned|supposed|"
     r"expected)\b)(?-i:[a-z]{2,}ed)",
     "fr": r"était|étaient|avait|avaient|hier|derni(?:er|ère)|"
     r"(?:a|ont|avons|ai|est|sont|sommes|suis) \w+(?:é|ée|és|ées|i|ie|is|it|u|ue|us)",
     "pt": r"foi|foram|fomos|era|eram|estava|estavam|tinha|tinham|ontem|passad[oa]|"
+    r"veio|fez|disse|teve|deu|viu|pôs|trouxe|esteve|houve|soube|quis|"
     r"(?!(?:sou|vou|estou|dou)\b)\w{2,}(?:ou|aram|eram|iram)",
     "de": r"war|waren|hatte|hatten|wurde|wurden|gestern|vorgestern|letzte[nmrs]?|vorige[nmrs]?|"
     r"(?-i:ge[a-zäöüß]{3,}(?:t|en))",
     "es": r"fue|fueron|fuimos|era|eran|estaba|estaban|había|ayer|anoche|pasad[oa]|"
+    r"vino|hizo|dijo|tuvo|dio|vio|puso|trajo|estuvo|hubo|supo|quiso|"
     r"\w{2,}(?:ó|aron|ieron)",
 }
 _ZH_PAST = "了|过|昨天|上周|已经|刚才|前天"

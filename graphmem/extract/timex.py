@@ -456,6 +456,35 @@ def _direction(atom: _Atom) -> int:
     return 1 if atom.lean > 0 else -1
 
 
+#: A weekday that owns what follows ("Sunday's run", "Saturday's rush").
+_OWNS = re.compile(r"['’]s?\b")
+#: A note that opens on a past verb, capitalised ("Moved to Porto on Saturday", "- Fixed
+#: the bug on Monday"): the past cues are lower-case only, for names ("Fred", "Ted").
+_OPENS_PAST = re.compile(r"[\s\-*+>#]*(?-i:[A-Z][a-z]{2,}ed)\b(?!\s+(?:until|till|through)\b)")
+#: Where the clause around a weekday starts: after the last sentence end before it.
+_CLAUSE_START = re.compile(r".*[.!?;:\n]", re.DOTALL)
+
+
+def _weekday_direction(atom: _Atom, text: str, end: int, today: bool) -> int:
+    """Which way a weekday without "last"/"next" resolves: as :func:`_direction` when its
+    clause has a tense cue or a role ("since", "until"). A clause with no cue at all looks
+    ahead: what happened is told with a past verb ("Kenji's box arrived on Friday"), while
+    what is coming is noted in the present or with no verb ("Graça picks up the keys on
+    Wednesday", "tour starts friday", "Viewing on Tuesday at 11:00"). A weekday that owns
+    a noun ("Sunday's run", "Thursday's session") names an event already known: back. A
+    cue-less weekday with no preposition that is the reference day's own ("Quiet Monday."
+    written on a Monday, `today`) is that day (0: in its week)."""
+    if atom.lean != 0 or atom.role in ("open", "until"):
+        return _direction(atom)
+    if today:
+        return 0
+    before = text[max(0, atom.start - 200) : atom.start]
+    head = _CLAUSE_START.match(before)
+    if _OPENS_PAST.match(before, head.end() if head else 0):
+        return -1
+    return -1 if _OWNS.match(text, end) else 1
+
+
 def _relative(
     kind: str, m: re.Match[str], g: _Grammar, pre: str, atom: _Atom, ref: date, text: str
 ) -> _Atom | None:
@@ -492,7 +521,10 @@ def _relative(
             return None  # "segunda" alone is also "second"
         if not directions and _habitual(text, m.start("wd"), m.end()):
             return None  # "every Tuesday", "Tuesday nights": a habit, not a date
-        direction = directions[0] if directions else _direction(atom)
+        today = g.weekdays[name] == ref.weekday() and not pre
+        direction = (
+            directions[0] if directions else _weekday_direction(atom, text, m.end("wd"), today)
+        )
         dated = _weekday_day(text, m.end(), g, ref, g.weekdays[name], direction)
         if dated is not None:
             day, end = dated

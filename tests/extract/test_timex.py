@@ -34,8 +34,9 @@ def only(text: str, day: date | None = DAY, **kwargs: object) -> TimeSpan:
         ("tomorrow", D(2025, 11, 30), D(2025, 11, 30), "day"),
         ("the day before yesterday", D(2025, 11, 27), D(2025, 11, 27), "day"),
         ("last Tuesday", D(2025, 11, 25), D(2025, 11, 25), "day"),
-        ("Tuesday", D(2025, 11, 25), D(2025, 11, 25), "day"),
-        ("on Saturday", D(2025, 11, 22), D(2025, 11, 22), "day"),  # strictly before the day
+        # a weekday in a clause without tense looks ahead, strictly after the day
+        ("Tuesday", D(2025, 12, 2), D(2025, 12, 2), "day"),
+        ("on Saturday", D(2025, 12, 6), D(2025, 12, 6), "day"),
         ("this Tuesday", D(2025, 11, 25), D(2025, 11, 25), "day"),  # Tuesday of this week
         ("next Monday", D(2025, 12, 1), D(2025, 12, 1), "day"),
         ("two days ago", D(2025, 11, 27), D(2025, 11, 27), "day"),
@@ -680,3 +681,36 @@ def test_from_a_near_month_looks_ahead(text: str) -> None:
 def test_from_a_month_in_a_past_clause_stays_behind() -> None:
     (span,) = extract_times("The bakery delivered from June, until it closed.", date(2026, 4, 20))
     assert span.start == date(2025, 6, 1)
+
+
+# A weekday with no "last"/"next" in a clause with no tense cue: what is coming is noted in
+# the present or with no verb, what happened with a past verb. Written on Wednesday
+# 2026-05-20 (the Friday before is the 15th, the one after the 22nd).
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The plumber comes on Friday.", D(2026, 5, 22)),
+        ("Dentist on Friday at 9:30.", D(2026, 5, 22)),
+        ("O canalizador vem na sexta-feira.", D(2026, 5, 22)),
+        ("Le plombier passe vendredi matin.", D(2026, 5, 22)),
+        # a past verb, also one opening the note capitalised, or an irregular one: back
+        ("The plumber came on Friday.", D(2026, 5, 15)),
+        ("Fixed the boiler on Friday.", D(2026, 5, 15)),
+        ("- Replaced the tap on Friday.", D(2026, 5, 15)),
+        ("The plumber sent the invoice on Friday.", D(2026, 5, 15)),
+        ("Le plombier est passé vendredi.", D(2026, 5, 15)),
+        ("O canalizador veio na sexta-feira.", D(2026, 5, 15)),
+        # a weekday that owns a noun names an event already known: back
+        ("Friday's leak is fixed.", D(2026, 5, 15)),
+        # the writing day's own weekday, with no preposition, is that day
+        ("Busy Wednesday.", D(2026, 5, 20)),
+        ("Quarta-feira de inventário.", D(2026, 5, 20)),
+    ],
+)
+def test_a_weekday_without_tense_looks_ahead(text: str, expected: date) -> None:
+    assert [s.start for s in extract_times(text, date(2026, 5, 20))] == [expected]
+
+
+def test_a_participle_before_until_is_a_state_not_a_past_event() -> None:
+    # "Closed until Friday" is closed now and until the coming Friday.
+    assert only("Closed until Friday.", date(2026, 5, 20)).end == D(2026, 5, 22)
