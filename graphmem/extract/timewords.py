@@ -39,6 +39,9 @@ WEEKDAYS = {  # Monday first
     "es": "lunes|martes|miércoles miercoles|jueves|viernes|sábado sabado|domingo",
 }
 PT_SHORT_WEEKDAYS = frozenset({"segunda", "terça", "quarta", "quinta", "sexta"})  # "second"...
+#: ... but not before a part of the day: "sexta à noite", "quarta de manhã" is a weekday.
+PT_DAY_PARTS = ("à noite", "a noite", "à tarde", "a tarde", "de manhã", "de madrugada",
+                "ao almoço", "ao jantar", "ao fim do dia", "ao fim da tarde")  # fmt: skip
 #: A weekday after one of these names every such day, not one date: "every Tuesday", "chaque
 #: mardi", "todas as terças", "jeden Dienstag", "cada martes" (a habit; graphmem.extract.timex).
 EVERY = ("every", "each", "chaque", "tous les", "toutes les", "todas as", "todos os", "cada",

@@ -271,6 +271,14 @@ def _grammar(languages: tuple[str, ...]) -> _Grammar:
         "my": rf"{month.format('my_m')},?\s+(?:de\s+)?{year.format('my_y')}",
         "mon": before.format("mon") + month.format("mon_m") + after.format("mon"),
         "year": year.format("yr"),
+        # A day of the month alone, after an article or "dia": "on the 24th", "até dia 14",
+        # "il revient le 16", "vuelve el 16". Not before a noun ("the 3rd floor") or a
+        # month ("le 14 juillet", "dia 14 de agosto": read whole above).
+        "dom": r"(?P<dom_a>the|dia|día|el\s+día|le|el)\s+(?P<dom_d>3[01]|[12]\d|0?[1-9])"
+        r"(?:st|nd|rd|th|º)?(?!\w)(?![.,:]\d)"
+        r"(?!\s+(?:of|de|del)\b)(?!\s+(?!(?:at|in|on|and|or|to|until|till|when|before|after|"
+        r"for|with|from|by|but|so|because|à|às|ao|a|e|em|para|por|com|mas|et|pour|avec|par|"
+        r"mais|y|en|con|pero|um|une)\b)[^\W\d_]{3,})",
     }
     body = "|".join(f"(?P<{name}>{rx})" for name, rx in alts.items())
     pre = rf"(?:(?P<pre>{_alt(list(roles))})(?:(?<=-)|\s+))?"
@@ -287,7 +295,10 @@ def _grammar(languages: tuple[str, ...]) -> _Grammar:
     # A passage with none of these words, no year-like number, no digit-dash-digit and no
     # CJK time character cannot match: most passages stop here.
     words = [*months, *weekdays, *units, *periods, *latin_rel]
-    prefilter = rf"(?<!\w)(?:{_alt(words)})(?!\w)|\d[-/]\d|(?:19|20)\d\d|[年月日号天周期前后昨今明]"
+    prefilter = (
+        rf"(?<!\w)(?:{_alt(words)})(?!\w)|\d[-/]\d|(?:19|20)\d\d|[年月日号天周期前后昨今明]"
+        r"|\d(?:st|nd|rd|th)\b|(?<!\w)(?:dia|día|le|el)\s+\d"
+    )
     return _Grammar(
         re.compile(gate + pre + f"(?:{body})", re.I), re.compile(prefilter, re.I),
         months, weekdays, numbers, units, {**prefix, **suffix}, roles, periods,
@@ -518,7 +529,9 @@ def _relative(
     if kind == "weekday":
         name, directions = _key(m["wd"]), [g.mods[_key(m[x])] for x in ("wd_pm", "wd_sm") if m[x]]
         if name in W.PT_SHORT_WEEKDAYS and not directions:
-            return None  # "segunda" alone is also "second"
+            after = " ".join(text[m.end("wd") : m.end("wd") + 20].lower().split())
+            if not after.startswith(W.PT_DAY_PARTS):
+                return None  # "segunda" alone is also "second"; "sexta à noite" is a day
         if not directions and _habitual(text, m.start("wd"), m.end()):
             return None  # "every Tuesday", "Tuesday nights": a habit, not a date
         today = g.weekdays[name] == ref.weekday() and not pre
@@ -531,6 +544,8 @@ def _relative(
             return atom._replace(end=end, span=_period(day, "day"))
         anchor = _weekday(ref, g.weekdays[name], direction)
         return atom._replace(span=_period(anchor, "day"))
+    if kind == "dom":
+        return atom._replace(span=_period(_day_of_month(int(m["dom_d"]), ref, atom), "day"))
     if kind == "zh_wd":
         weekday, prefix = min("一二三四五六日天".index(m["zw_d"]), 6), m["zw_p"]
         if prefix in ("上", "下"):  # 上周二: Tuesday of last week, not the latest Tuesday
@@ -559,6 +574,21 @@ def _relative(
         n = _zh_int(m["zr_n"]) if m["zr_n"] else 1
         return atom._replace(span=(_shift(ref, -n, _ZH_UNITS[m["zr_u"]]), ref, "range"))
     return None
+
+
+def _day_of_month(n: int, ref: date, atom: _Atom) -> date:
+    """The date with day `n` nearest to `ref` (last, this or next month) on the side its
+    clause looks to, as for a weekday (:func:`_direction`): "since" and a past verb look
+    back ("the parcel came on the 30th"); "until", "from", a future cue or no tense cue at
+    all look ahead ("Back on the 14th!", "fechada até dia 14"). The day itself is today."""
+    candidates = [
+        found
+        for k in (-1, 0, 1)
+        if (found := _real(*_month_add(ref.year, ref.month, k), n)) is not None
+    ]
+    back = atom.role == "open" or (atom.lean < 0 and atom.role != "until")
+    side = [c for c in candidates if (c <= ref if back else c >= ref)] or candidates
+    return min(side, key=lambda c: abs((c - ref).days))
 
 
 def _habitual(text: str, start: int, end: int) -> bool:
@@ -610,7 +640,7 @@ def _month_add(year: int, month: int, k: int) -> tuple[int, int]:
 
 
 #: Kinds whose resolution depends on whether their clause looks forward or back.
-_LEANING = frozenset({"weekday", "mon", "md", "dm", "zh_mon", "zh_date"})
+_LEANING = frozenset({"weekday", "mon", "md", "dm", "zh_mon", "zh_date", "dom"})
 
 
 class _Leans:
@@ -641,7 +671,7 @@ def _atoms(
     text: str, g: _Grammar, ref: date | None, bounds: list[tuple[int, int]] | None
 ) -> list[_Atom]:
     """Every grammar match that is a date, in text order; ranges not yet joined."""
-    atoms = []
+    atoms: list[_Atom] = []
     leans = _Leans(text, bounds)
     for m in g.pattern.finditer(text):
         kind = m.lastgroup or ""
@@ -653,8 +683,8 @@ def _atoms(
             found = _absolute(kind, m, g, pre, atom, ref)
         else:
             found = _relative(kind, m, g, pre, atom, ref, text) if ref is not None else None
-        if found is not None:
-            atoms.append(found)
+        if found is not None and not (atoms and found.start < atoms[-1].end):
+            atoms.append(found)  # not inside the one before ("Sunday the 27th" read whole)
     return atoms
 
 

@@ -714,3 +714,59 @@ def test_a_weekday_without_tense_looks_ahead(text: str, expected: date) -> None:
 def test_a_participle_before_until_is_a_state_not_a_past_event() -> None:
     # "Closed until Friday" is closed now and until the coming Friday.
     assert only("Closed until Friday.", date(2026, 5, 20)).end == D(2026, 5, 22)
+
+
+# A day of the month alone, after an article or "dia": the nearest date with that day
+# (last, this or next month); "until"/"from" look only ahead, "since" only back. Written
+# on 2026-08-03.
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The invoice is due on the 12th.", D(2026, 8, 12)),
+        ("The parcel came on the 30th.", D(2026, 7, 30)),
+        ("A obra acaba no dia 12.", D(2026, 8, 12)),
+        ("La réunion est le 12.", D(2026, 8, 12)),
+        ("La reunión es el 12.", D(2026, 8, 12)),
+        ("Shut until the 28th for the works.", D(2026, 8, 28)),
+        ("Fechado até dia 28 para obras.", D(2026, 8, 28)),
+    ],
+)
+def test_a_day_of_the_month_alone_is_the_nearest_such_date(text: str, expected: date) -> None:
+    assert [s.end for s in extract_times(text, date(2026, 8, 3))] == [expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We live on the 3rd floor.",
+        "Art of the 21st century.",
+        "All the 3 of us went.",
+        "Le 12 bus.",
+    ],
+)
+def test_a_number_after_an_article_that_is_no_day(text: str) -> None:
+    assert extract_times(text, date(2026, 8, 3)) == []
+
+
+def test_a_day_of_the_month_with_its_month_or_weekday_is_read_whole() -> None:
+    assert [(s.text, s.start) for s in extract_times("Chega dia 14 de agosto.", D(2026, 7, 1))] == [
+        ("dia 14 de agosto", D(2026, 8, 14))
+    ]
+    assert [s.text for s in extract_times("Match on Sunday the 27th.", D(2026, 9, 25))] == [
+        "on Sunday the 27th"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # "sexta" alone is also "sixth"; before a part of the day it is Friday
+        ("Chegaram sexta à noite, cansados.", [D(2026, 4, 3)]),
+        ("Quarta de manhã há reunião com o banco.", [D(2026, 4, 8)]),
+        ("Foi a segunda vez que o forno avariou.", []),
+    ],
+)
+def test_a_short_portuguese_weekday_before_a_part_of_the_day_is_a_date(
+    text: str, expected: list[date]
+) -> None:
+    assert [s.start for s in extract_times(text, date(2026, 4, 6))] == expected
