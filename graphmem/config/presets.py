@@ -25,7 +25,7 @@ class RecallConfig:
             "lexical": 1.0,
             "vector": 0.7,
             "entity": 0.1,
-            "window": 0.5,
+            "window": 0.2,
             "subject": 0.1,
             "current": 1.0,
         }
