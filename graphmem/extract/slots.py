@@ -1,7 +1,8 @@
 """Typed values in a sentence: the attribute a statement sets, by the shape of its value.
 
-A phone number, an IP address, a port, a version of a named thing, a config key's value:
-these are recognised by shape, not by wording, so they work in every language the logs
+A phone number, an IP address, a port, a version of a named thing, a config key's value,
+a price, the days of a weekly habit, a workload (full-time or part-time, a closed pair in
+each language): these are recognised by shape or closed class, not by the words around them, so they work in every language the logs
 use ("Número novo da Graça: +351 933 481 660" and "mobile +351 917 302 118" both set
 ``phone``). Two statements about the same entity that set the same slot to different
 values are a change of state: the newer one supersedes the older (graphmem.compile.supersede),
@@ -22,8 +23,9 @@ from typing import NamedTuple
 from graphmem.extract import timewords as W
 from graphmem.text.stopwords import ENGLISH
 
-PHONE, IP, PORT, VERSION, SETTING, DATABASE, COUPLE, WEEKLY, PRICE = (
+PHONE, IP, PORT, VERSION, SETTING, DATABASE, COUPLE, WEEKLY, PRICE, WORKLOAD = (
     "phone", "ip", "port", "version", "setting", "database", "couple", "weekly", "price",
+    "workload",
 )  # fmt: skip
 #: Phone numbers compare by their last digits: "+351 912 448 305" and "912 448 305" are one.
 PHONE_DIGITS = 9
@@ -138,18 +140,35 @@ def _blank(m: re.Match[str]) -> str:
     return " " * len(m.group())
 
 
+#: How much someone works: a closed pair of values in every language of the logs ("full-time",
+#: "tempo inteiro", "temps plein", "Vollzeit", "jornada completa" / "part-time", "meio
+#: período", "mi-temps", "Teilzeit", "media jornada"). Not "part-timer" (a person).
+_WORKLOAD = re.compile(
+    r"(?<![\w-])(?:(?P<full>full[- ]?time|tempo (?:inteiro|integral)|(?:à )?plein[- ]temps|"
+    r"temps plein|vollzeit|jornada completa|tiempo completo)"
+    r"|(?P<part>part[- ]?time|meio[- ](?:período|periodo|tempo)|tempo parcial|temps partiel|"
+    r"mi[- ]temps|teilzeit|media jornada|tiempo parcial))(?![\w-])",
+    re.IGNORECASE,
+)
+_WORKLOAD_HINT = ("time", "tempo", "temps", "zeit", "jornada", "período", "periodo", "tiempo")
+
+
 def slots(text: str) -> list[Slot]:
     """The typed values `text` states, in order, one per (type, key) (the last wins,
     so "from 5 to 8" states 8)."""
     found: dict[tuple[str, str], str] = {}
     if "(" in text:
         text = _FORMER.sub(_blank, text)  # "192.168.0.40 (was 192.168.1.40)" states the first
+    lowered = text.lower()
+    if any(hint in lowered for hint in _WORKLOAD_HINT):
+        for m in _WORKLOAD.finditer(text):  # the last wins: "from part-time to full-time"
+            found[(WORKLOAD, "")] = "full" if m["full"] else "part"
     # Most text holds no digit or no dot, without which most patterns cannot match: they
     # are skipped (every fact and sentence of the workspace comes here).
     digit = _DIGIT.search(text) is not None
     dot = "." in text
     if not digit and not dot:
-        return []
+        return [Slot(t, k, v) for (t, k), v in found.items()]
     for m in _PHONE.finditer(text) if digit and "+" in text else ():
         digits = re.sub(r"\D", "", m.group(0))
         if len(digits) >= 8:

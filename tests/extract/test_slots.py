@@ -328,3 +328,37 @@ def test_a_price_with_its_currency_is_no_phone_number() -> None:
     assert slots("Call 912 448 305 about the scooter, €1 200 000 is not a price here") == [
         Slot("phone", "", "912448305")
     ]
+
+
+# How much someone works is a value too: full-time or part-time, in any language.
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Marco joined the bakery part-time, mornings only.", "part"),
+        ("Marco goes full time from October.", "full"),
+        ("O Marco passou a tempo inteiro em outubro.", "full"),
+        ("Marco travaille à mi-temps depuis lundi.", "part"),
+        ("Marco arbeitet jetzt Vollzeit.", "full"),
+    ],
+)
+def test_the_workload_is_a_value(text: str, expected: str) -> None:
+    assert [s.value for s in slots(text) if s.type == "workload"] == [expected]
+
+
+def test_a_part_timer_is_a_person_not_a_workload() -> None:
+    assert slots("Draft staff: Marco (bar), weekend part-timer TBD.") == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Marco started at the bakery, part-time.", "Marco is full-time from October."),
+        (
+            "O Marco começou na padaria em meio período.",
+            "O Marco está a tempo inteiro desde outubro.",
+        ),
+    ],
+)
+def test_full_time_ends_part_time(old: str, new: str) -> None:
+    facts = [fact("a", old, 1, "marco"), fact("b", new, 2, "marco")]
+    assert [(e[0], e[1]) for e in edges(facts)] == [("b", "a")]

@@ -166,3 +166,31 @@ def test_an_undated_line_closes_the_timeline(make_workspace: WriteFiles, languag
     entries = [x for x in page.split("###")[0].splitlines() if x.startswith("- ")]
     assert len(entries) > 1 and "memory.md#L" in entries[-1], entries  # oldest first, undated last
     assert all("memory.md#L" not in x for x in entries[:-1]), entries
+
+
+WORKLOAD = {
+    "en": ("- W @Joana: Joana started at the bakery part-time, mornings only.",
+           "- W @Joana: Joana is full-time from March."),
+    "pt": ("- W @Joana: A Joana começou na padaria em meio período, só de manhã.",
+           "- W @Joana: A Joana está a tempo inteiro desde março."),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", ["en", "pt"])
+def test_a_card_shows_full_time_once_it_replaced_part_time(
+    make_workspace: WriteFiles, language: str
+) -> None:
+    """A workload changed without a cue word ("full-time from March" after "part-time") is
+    one current fact on the card, not two that contradict each other."""
+    old, new = WORKLOAD[language]
+    root = make_workspace(
+        {
+            **PAGES,
+            "memory/2026-02-02.md": f"# 2026-02-02\n\n## Retain\n{old}\n",
+            "memory/2026-03-02.md": f"# 2026-03-02\n\n## Retain\n{new}\n",
+        }
+    )
+    gm(root, "index", "-q")
+    card = json.loads(gm(root, "about", "Joana", "--now", NOW, "--json"))
+    current = [x["source"] for x in card["current_facts"]]
+    assert current == ["memory/2026-03-02.md#L4"], card["current_facts"]
