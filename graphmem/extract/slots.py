@@ -4,9 +4,10 @@ A phone number, an IP address, a port, a version of a named thing, a config key'
 a price, the days of a weekly habit, a workload (full-time or part-time, a closed pair in
 each language): these are recognised by shape or closed class, not by the words around
 them, so they work in every language the logs use ("Número novo da Graça: +351 933 481 660"
-and "mobile +351 917 302 118" both set ``phone``). Two statements about the same entity that set the same slot to different
-values are a change of state: the newer one supersedes the older (graphmem.compile.supersede),
-and recall demotes the older one for questions about the present.
+and "mobile +351 917 302 118" both set ``phone``). Two statements about the same entity
+that set the same slot to different values are a change of state: the newer one supersedes
+the older (graphmem.compile.supersede), and recall demotes the older one for questions
+about the present.
 
 Each pattern is linear: no nested quantifiers over the same characters, and no unbounded
 run tried again from every position inside it (a host name's label before ".lan" has at
