@@ -26,6 +26,7 @@ A date only ever comes from a matched expression: "may", "we march on", "port 80
 | since August, desde febrero, seit Oktober  | "open": Aug 1 … reference (or date.max)      |
 | until/through Friday, jusqu'au, bis, hasta | that day, `bound` "until" (Friday ahead)     |
 | from / as of / à partir de / ab D          | D, `bound` "from"                            |
+| ... a yearless D or month, clause untensed | the next one (BOUND_GRACE_DAYS back at most) |
 | around Nov 27                              | ±AROUND_DAYS ("range")                       |
 | in 2024, depuis 2019, 2024年               | the year (a bare number never is)            |
 
@@ -70,6 +71,11 @@ LOOKAHEAD_DAYS = 92
 #: A month named with no tense either way is the coming one if it is at most this many
 #: months ahead ("off to Chengdu in July", written in May), else the latest one.
 MONTH_LOOKAHEAD = 2
+#: A bound ("from", "until", "a partir de", "bis") in a clause with no tense either way is a
+#: boundary still to come: "the rent is €900 from 1 September", "Kindergarten until
+#: September", written in March. One at most this many days before the reference day is
+#: the one just gone ("Yara on the bar from 16 March", written on 20 March).
+BOUND_GRACE_DAYS = 31
 
 _LATIN_BEFORE = r"(?<![0-9A-Za-zÀ-ÿ_])"
 _ZH_DIGITS = dict(zip("一二三四五六七八九", range(1, 10), strict=True)) | {"两": 2}
@@ -339,12 +345,19 @@ def _period(anchor: date, unit: str) -> Resolved:
     return date(anchor.year, 1, 1), date(anchor.year, 12, 31), "year"
 
 
-def _month_span(month: int, direction: int | None, ref: date, lean: int = -1) -> Resolved:
+def _month_span(
+    month: int, direction: int | None, ref: date, lean: int = -1, grace: int = 0
+) -> Resolved:
     """A month without a year: None = latest not after `ref` (the first not before it when
-    the clause looks forward, `lean` 1; when it looks neither way, `lean` 0, the latest at
-    most MONTH_LOOKAHEAD months after it), -1 before, 0 this year, 1 after."""
+    the clause looks forward, `lean` 1, or one ending at most `grace` days before it; when
+    it looks neither way, `lean` 0, the latest at most MONTH_LOOKAHEAD months after it), -1
+    before, 0 this year, 1 after."""
     y = ref.year
     ahead = (month - ref.month) % 12
+    if direction is None and lean > 0 and grace:
+        just_gone = _period(date(y - (month > ref.month), month, 1), "month")
+        if 0 <= (ref - just_gone[1]).days <= grace:
+            return just_gone
     if direction is None and (lean > 0 or (lean == 0 and 0 < ahead <= MONTH_LOOKAHEAD)):
         return _period(date(y + (month < ref.month), month, 1), "month")
     if (direction is None and month > ref.month) or (direction == -1 and month >= ref.month):
@@ -373,17 +386,19 @@ def _zh_int(text: str) -> int:
     return _ZH_DIGITS.get(tens, 1) * 10 + _ZH_DIGITS.get(ones, 0)
 
 
-def _resolve_day(ymd: YMD, ref: date | None, lean: int = 0) -> date | None:
-    """A day; without a year, the nearest occurrence on or after `ref` when the clause looks
-    forward (`lean` 1), otherwise the latest at most LOOKAHEAD_DAYS after `ref`."""
+def _resolve_day(ymd: YMD, ref: date | None, lean: int = 0, grace: int = 0) -> date | None:
+    """A day; without a year, the nearest occurrence on or after `grace` days before `ref`
+    when the clause looks forward (`lean` 1), otherwise the latest at most LOOKAHEAD_DAYS
+    after `ref`."""
     y, m, d = ymd
     if y is not None:
         return _real(y, m, d)
     if ref is None:
         return None
     if lean > 0:  # the nearest on or after `ref` (Feb 29 may be 4 years ahead)
-        ahead = (x for year in range(ref.year, ref.year + 5) if (x := _real(year, m, d)))
-        return next((x for x in ahead if x >= ref), None)
+        floor = ref - timedelta(days=grace)
+        ahead = (x for year in range(floor.year, ref.year + 5) if (x := _real(year, m, d)))
+        return next((x for x in ahead if x >= floor), None)
     # Back or no lean: a past cue (-ed, was, foi...) is as often in "gets installed on 1 June"
     # or "was moved to 27 January" as in a past event, so soon after `ref` stays ahead.
     horizon = ref + timedelta(days=LOOKAHEAD_DAYS)
@@ -428,7 +443,9 @@ def _absolute(
         if ref is None:
             return None
         month = _zh_int(m["zmo"])
-        return atom._replace(span=_month_span(month, None, ref, _month_lean(atom)))
+        return atom._replace(
+            span=_month_span(month, None, ref, _month_lean(atom), _month_grace(atom))
+        )
     licensed = atom.role in ("license", "open", "around", "until", "from")
     word, year = m[f"{kind}_m"], m[f"{kind}_y"] if kind != "mon" else None
     if _key(word) in W.AMBIGUOUS_MONTHS and word[:1].islower() and not (year or atom.role):
@@ -448,21 +465,37 @@ def _absolute(
     if ref is None or not (directions or licensed):
         return None  # a bare month name needs "in", "since", "last"... to be a date
     direction = directions[0] if directions else None
-    return atom._replace(span=_month_span(month, direction, ref, _month_lean(atom)))
+    return atom._replace(
+        span=_month_span(month, direction, ref, _month_lean(atom), _month_grace(atom))
+    )
 
 
 def _month_lean(atom: _Atom) -> int:
-    """How an undirected month resolves: as :func:`_direction`, but 0 when neither its
-    preposition nor its clause says a way (_month_span then takes a coming month)."""
-    return 0 if atom.lean == 0 and atom.role in ("", "license", "from") else _direction(atom)
+    """How an undirected month resolves: as :func:`_direction` (a bound in an untensed
+    clause, "primary school from September", ahead: :data:`BOUND_GRACE_DAYS`), but 0 when
+    neither its preposition nor its clause says a way (_month_span then takes a coming
+    month)."""
+    return 0 if atom.lean == 0 and atom.role in ("", "license") else _direction(atom)
+
+
+def _month_grace(atom: _Atom) -> int:
+    """The days a bound month may lie behind the reference day (:data:`BOUND_GRACE_DAYS`)."""
+    return BOUND_GRACE_DAYS if _bound_ahead(atom) else 0
+
+
+def _bound_ahead(atom: _Atom) -> bool:
+    """A "from" or "until" in a clause with no tense either way: a boundary still to come
+    (:data:`BOUND_GRACE_DAYS`)."""
+    return atom.lean == 0 and atom.role in ("from", "until")
 
 
 def _direction(atom: _Atom) -> int:
-    """Which way an undirected weekday or month resolves: "since" looks back, "until" ahead
-    unless its clause is in the past; otherwise the clause's lean (back when it has none)."""
+    """Which way an undirected weekday or month resolves: "since" looks back, "until" and
+    "from" ahead unless their clause is in the past; otherwise the clause's lean (back when
+    it has none)."""
     if atom.role == "open":
         return -1
-    if atom.role == "until":
+    if atom.role in ("until", "from"):
         return -1 if atom.lean < 0 else 1
     return 1 if atom.lean > 0 else -1
 
@@ -707,7 +740,10 @@ def _join(text: str, atoms: list[_Atom], ref: date | None) -> list[_Atom]:
                     i += 2
                     continue
         if a.ymd is not None:
-            day = _resolve_day(a.ymd, ref, a.lean)
+            if _bound_ahead(a):
+                day = _resolve_day(a.ymd, ref, 1, BOUND_GRACE_DAYS)
+            else:
+                day = _resolve_day(a.ymd, ref, a.lean)
             a = a._replace(span=(day, day, "day"), ymd=None) if day else a
         if a.span is not None:
             joined.append(a)

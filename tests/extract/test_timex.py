@@ -683,6 +683,32 @@ def test_from_a_month_in_a_past_clause_stays_behind() -> None:
     assert span.start == date(2025, 6, 1)
 
 
+# A bound ("from", "until", "a partir de", "ab", "jusqu'au") in a clause with no tense either
+# way is a boundary still to come, however far: a note written in March that the lease runs
+# "until 1 September" or the rent changes "from October" means this year's, not last
+# year's. One that ended at most a month ago is the one just gone. Written 2026-03-05.
+@pytest.mark.parametrize(
+    ("text", "start", "bound"),
+    [
+        ("The allotment lease runs until 1 September.", D(2026, 9, 1), "until"),
+        ("O contrato do quintal vai até 1 de setembro.", D(2026, 9, 1), "until"),
+        ("Club fees go up from 1 October.", D(2026, 10, 1), "from"),
+        ("Die Vereinsbeiträge steigen ab 1. Oktober.", D(2026, 10, 1), "from"),
+        ("Ben joins the choir from October; sopranos meanwhile.", D(2026, 10, 1), "from"),
+        ("A Inês muda de turma a partir de outubro.", D(2026, 10, 1), "from"),
+        ("Le local est à nous jusqu'en décembre.", D(2026, 12, 1), "until"),
+        # just gone: the bound a month back is this year's
+        ("Ben on the night shift from 16 February.", D(2026, 2, 16), "from"),
+        ("Inês na turma B a partir de fevereiro.", D(2026, 2, 1), "from"),
+        # a past clause keeps it behind
+        ("The lease ran until 1 September, then we moved.", D(2025, 9, 1), "until"),
+    ],
+)
+def test_a_bound_in_an_untensed_clause_is_still_to_come(text: str, start: date, bound: str) -> None:
+    (span,) = extract_times(text, date(2026, 3, 5))
+    assert (span.start, span.bound) == (start, bound)
+
+
 # A weekday with no "last"/"next" in a clause with no tense cue: what is coming is noted in
 # the present or with no verb, what happened with a past verb. Written on Wednesday
 # 2026-05-20 (the Friday before is the 15th, the one after the 22nd).
