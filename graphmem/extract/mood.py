@@ -84,7 +84,8 @@ _PAST = {
     r"(?!(?:need|indeed|speed|seed|feed|proceed|exceed|succeed|scheduled|planned|supposed|"
     r"expected)\b)(?-i:[a-z]{2,}ed)",
     "fr": r"était|étaient|avait|avaient|hier|derni(?:er|ère)|"
-    r"(?:a|ont|avons|ai|est|sont|sommes|suis) \w+(?:é|ée|és|ées|i|ie|is|it|u|ue|us)",
+    r"(?:a|ont|avons|ai|est|sont|sommes|suis)(?:-t)?(?:-(?:il|elle|on|ils|elles))? "
+    r"(?!lieu\b)\w+(?:é|ée|és|ées|i|ie|is|it|u|ue|us)",
     "pt": r"foi|foram|fomos|era|eram|estava|estavam|tinha|tinham|ontem|passad[oa]|"
     r"veio|fez|disse|teve|deu|viu|pôs|trouxe|esteve|houve|soube|quis|"
     r"(?!(?:sou|vou|estou|dou)\b)\w{2,}(?:ou|aram|eram|iram)",

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from graphmem.extract.entities import Gazetteer, Mention
+from graphmem.extract.mood import lean
 from graphmem.extract.slots import IP, PHONE, PORT, PRICE, WEEKLY
 from graphmem.extract.timex import TimeSpan, extract_times, question_time
 from graphmem.text.stopwords import ENGLISH
@@ -101,11 +102,19 @@ class QueryPlan:
     asks: frozenset[str] = frozenset()
 
 
-def asked_types(question: str) -> frozenset[str]:
+def asked_types(question: str, timed: bool = False) -> frozenset[str]:
     """The slot types (graphmem.extract.slots) whose value answers `question`: "How much is
     an espresso?", "¿Cuánto cuesta…?" ask a price; "Qual é o telefone da Graça?" a phone
-    number; "Which port…?" a port; "What night is training?" a weekly day."""
-    return frozenset(kind for kind, rx in _ASKS.items() if rx.search(question))
+    number; "Which port…?" a port; "What night is training?" a weekly day.
+
+    A question in the past tense that names no time ("What day did Rafa drop in at the
+    warehouse?", "Em que dia o Rafa passou pelo armazém?") asks the date of one event, not
+    a weekly day; one that names its time (`timed`: "What night was training in May?")
+    asks what the habit was then."""
+    kinds = frozenset(kind for kind, rx in _ASKS.items() if rx.search(question))
+    if WEEKLY in kinds and not timed and lean(question) < 0:
+        kinds -= {WEEKLY}
+    return kinds
 
 
 def topic(question: str, mentions: list[Mention]) -> str:
@@ -150,6 +159,7 @@ def understand(question: str, gazetteer: Gazetteer, now: date) -> QueryPlan:
         timeless = question  # "What happened in April?": the time is all there is
     mentions = gazetteer.find(timeless)
     slugs = tuple(dict.fromkeys(m.slug for m in mentions))
+    when = question_time(question, now)
     kinds: set[str] = set()
     if _OPINION_CUES.search(question):
         kinds.add("opinion")
@@ -158,10 +168,10 @@ def understand(question: str, gazetteer: Gazetteer, now: date) -> QueryPlan:
     return QueryPlan(
         question=question,
         entities=slugs,
-        time=question_time(question, now),
+        time=when,
         kinds=frozenset(kinds),
         topic=topic(timeless, mentions),
         words=timeless,
         present=PRESENT_CUES.search(question) is not None,
-        asks=asked_types(question),
+        asks=asked_types(question, timed=when is not None),
     )

@@ -83,6 +83,11 @@ def test_statements(text: str) -> None:
         ("Sie hat gestern angerufen.", -1),
         ("El sábado cenaron con Pau.", -1),
         ("Kestrel listens on port 8080.", 0),
+        # French: "a lieu" (takes place) is no past; an inverted auxiliary is
+        ("Le marché a lieu samedi.", 0),
+        ("Quand a lieu la fête du quartier ?", 0),
+        ("Quand Inès a-t-elle rendu le vélo ?", -1),
+        ("Où sont-ils allés dimanche ?", -1),
         ("昨天晚上我们吃了火锅。", -1),
         ("我们打算下周去上海。", 1),
     ],

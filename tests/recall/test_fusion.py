@@ -193,3 +193,26 @@ def test_a_question_that_is_only_now_keeps_its_words() -> None:
 )
 def test_the_type_of_value_a_question_asks_for(question: str, asks: set[str]) -> None:
     assert asked_types(question) == asks
+
+
+# "What day" asks a weekly day of a habit, but in the past tense with no time named it asks
+# the date of one event: a line about the shop closing on Mondays does not answer it.
+@pytest.mark.parametrize(
+    ("question", "weekly"),
+    [
+        ("What day did Marta pick up the keys from the notary?", False),
+        ("Em que dia a Marta foi buscar as chaves ao notário?", False),
+        ("Quel jour Marta a-t-elle récupéré les clés ?", False),
+        ("What day was the boiler replaced?", False),
+        # a habit: in the present, or in the past at a time the question names
+        ("What day does Marta collect the veg box?", True),
+        ("Em que dia vem o cabaz da Marta?", True),
+        ("What evening was choir practice in March?", True),
+        ("Em que noite era o ensaio do coro em março?", True),
+    ],
+)
+def test_a_past_event_question_asks_for_a_date_not_a_weekly_day(
+    question: str, weekly: bool
+) -> None:
+    plan = understand(question, Gazetteer.build([]), date(2026, 9, 28))
+    assert ("weekly" in plan.asks) is weekly
