@@ -21,27 +21,15 @@ from graphmem.recall.packets import Packet
 OLD_DAY, SAID, STARTS = date(2026, 3, 2), date(2026, 5, 10), date(2026, 6, 1)
 BETWEEN, AFTER = date(2026, 5, 20), date(2026, 7, 1)
 
-#: Start markers the time grammar does not read yet ("beginning", "dès le"): the line reads as a
-#: plan of its writing day. The fix (two PRE_ROLES entries) measured neutral on the dev sets,
-#: which hold no such line, so it is not in; these say what it should do.
-UNREAD = pytest.mark.xfail(strict=True, reason="start marker not in timewords.PRE_ROLES yet")
 SCHEDULED = [
-    pytest.param(
-        "The studio rent is 950 € a month.",
-        "Beginning 1 June the studio rent is 1100 € a month.",
-        marks=UNREAD,
-    ),
+    ("The studio rent is 950 € a month.", "Beginning 1 June the studio rent is 1100 € a month."),
     ("The studio rent is 950 € a month.", "As of June 1st, the studio rent is 1100 € a month."),
     (
         "A renda do estúdio é 950 € por mês.",
         "A partir de 1 de junho a renda do estúdio passa a 1100 € por mês.",
     ),
     ("Die Miete ist 950 € im Monat.", "Ab dem 1. Juni ist die Miete 1100 € im Monat."),
-    pytest.param(
-        "Le loyer de l'atelier est de 950 €.",
-        "Dès le 1er juin le loyer de l'atelier est de 1100 €.",
-        marks=UNREAD,
-    ),
+    ("Le loyer de l'atelier est de 950 €.", "Dès le 1er juin le loyer de l'atelier est de 1100 €."),
 ]
 HYPOTHETICAL = [
     ("The studio rent is 950 € a month.", "If from June the studio rent becomes 1100 €, we move."),
