@@ -92,12 +92,14 @@ def rank(
             score *= cfg.time_after_penalty
         # Asked about the present, what was replaced counts doubly stale.
         stale = cfg.superseded_penalty ** (2 if plan.present else 1)
-        if item.id in changed and opts.as_of is None:
+        if item.id in changed and opts.as_of is None and changed[item.id] <= opts.now:
             # A later line of the candidates gives the same attribute another value.
             if plan.time is None or changed[item.id] < plan.time.start:
                 score *= stale
         if item.id in superseded and opts.as_of is None and plan.time is None:
-            score *= stale
+            starts = superseded[item.id][1]
+            if starts is None or starts <= opts.now:
+                score *= stale  # a replacement that starts later leaves it current now
         if item.id in answering and score >= unpenalised:
             # It holds a value of the type asked for, and one that held at the time
             # asked about (a replaced or out-of-time value took a penalty above).

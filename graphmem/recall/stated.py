@@ -81,8 +81,8 @@ def _read_slots(text: str) -> tuple[tuple[Slot, ...], bool]:
 
 
 def stated_slots(items: Iterable[Item]) -> Iterable[Stated]:
-    """(item, day, (type, key, owner, value), lasting) for every typed value of every item;
-    the owner is an entity the item names ("" for a config key or a thing's version, and
+    """(item, day, (type, key, owner, value), lasting) for every typed value of every item
+    (day: when it holds from, :func:`_stated_on`); the owner is an entity the item names ("" for a config key or a thing's version, and
     for an item that names no entity)."""
     for item in items:
         text = str(item.row.get("text") or item.row.get("statement") or "")
@@ -90,9 +90,18 @@ def stated_slots(items: Iterable[Item]) -> Iterable[Stated]:
         if not values:
             continue
         owners = {slug for slug, _, _ in item.entities} or {""}
+        day = _stated_on(item)
         for slot in values:
             for owner in [""] if slot.type in (SETTING, VERSION) else sorted(owners):
-                yield item, item.row.get("day"), (slot.type, slot.key, owner, slot.value), lasting
+                yield item, day, (slot.type, slot.key, owner, slot.value), lasting
+
+
+def _stated_on(item: Item) -> date | None:
+    """The day an item's values hold from: its day, or the later start it names ("from 1
+    June the rent is 1100 €", written on 10 May, states June's rent)."""
+    day: date | None = item.row.get("day")
+    start: date | None = item.row.get("valid_from")
+    return start if day is not None and start is not None and start > day else day
 
 
 def _share_ownerless(stated: dict[Any, list[Any]]) -> None:

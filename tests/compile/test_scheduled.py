@@ -120,11 +120,6 @@ def test_recall_after_the_start_gives_the_new_value_and_as_of_the_old_one_before
         assert OLD_LINE not in _sources(r, question, now=AFTER, as_of=AFTER)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="recall.rank penalises a fact whose replacement starts after `now`; the fix "
-    "measured neutral on the dev sets (none asks between the two days), so it is not in",
-)
 @pytest.mark.parametrize(("old", "new", "question"), RECALLED)
 def test_recall_between_the_writing_day_and_the_start_keeps_the_old_value_first(
     make_workspace: WriteFiles, old: str, new: str, question: str
