@@ -82,8 +82,8 @@ def _read_slots(text: str) -> tuple[tuple[Slot, ...], bool]:
 
 def stated_slots(items: Iterable[Item]) -> Iterable[Stated]:
     """(item, day, (type, key, owner, value), lasting) for every typed value of every item
-    (day: when it holds from, :func:`_stated_on`); the owner is an entity the item names ("" for a config key or a thing's version, and
-    for an item that names no entity)."""
+    (day: when it holds from, :func:`_stated_on`); the owner is an entity the item names
+    ("" for a config key or a thing's version, and for an item that names no entity)."""
     for item in items:
         text = str(item.row.get("text") or item.row.get("statement") or "")
         values, lasting = _read_slots(text)
