@@ -10,6 +10,7 @@ state began or ends; other phrases are what the clause talks about:
 | "yesterday", "on Saturday" (past), "last week"   | that day or period (a state: from it) |
 | "since March"                                    | Mar 1 … (open)                        |
 | "from June 15", "as of May 1", "ab 1. Juni"      | Jun 15 … (open)                       |
+| "X is at A; B from June 15" (a present first)    | day … Jun 15 (what holds until then)  |
 | "until Friday", "through D", "jusqu'au D", "bis" | day … D (closed at D)                 |
 | "Nov 27–Dec 1", "del 3 al 9 de abril"            | Nov 27 … Dec 1                        |
 | "next year", "in March" (ahead), "tomorrow"      | day … day, mood "plan"                |
@@ -57,20 +58,21 @@ class _Clause:
     dated: bool
     mood: Mood | None
     statement: bool  # has words that are not only a time phrase or markup
+    opens: bool = False  # its start is a "from" bound ("from June", "ab 1. Juni")
 
 
 def _clause(text: str, spans: Sequence[TimeSpan], day: date | None, kind: str) -> _Clause:
     stated = mood(text)
     start: date | None = None
     end: date | None = None
-    dated = False
+    dated = opens = False
     for s in spans:
         if s.bound == "until":
             if end is None:
                 end, dated = s.end, True
         elif s.bound in ("since", "from"):
             if start is None:
-                start, dated = s.start, True
+                start, dated, opens = s.start, True, s.bound == "from"
         elif s.granularity == "range":
             if start is None and end is None:
                 start, end, dated = s.start, s.end, True
@@ -82,7 +84,21 @@ def _clause(text: str, spans: Sequence[TimeSpan], day: date | None, kind: str) -
             start, dated = s.start, True
             end = None if kind in STATE_KINDS else s.end
     words = any(ch.isalpha() for ch in text)
-    return _Clause(start, end, dated, stated, words)
+    return _Clause(start, end, dated, stated, words, opens)
+
+
+def _replaces_a_present(parts: Sequence[_Clause], day: date | None, start: date | None) -> bool:
+    """The block opens with a statement of no time and goes on to what replaces it from a
+    later day: "Lulu is at the kindergarten; primary school from September", "Die Praxis ist
+    in der Lindenstraße. Ab 1. März in der Bahnhofstraße." What the block states now holds
+    from its day until that start; dated from the start as a whole, it read as if the
+    kindergarten began in September."""
+    if day is None or start is None or start <= day or not parts:
+        return False
+    lead = parts[0]
+    if lead.dated or lead.mood is not None or not lead.statement:
+        return False
+    return any(p.opens and p.mood is None for p in parts[1:])
 
 
 def date_block(
@@ -120,6 +136,8 @@ def date_block(
     if len(dated) != 1:
         return Dating(day, None)
     start, end = dated.pop()
+    if _replaces_a_present(parts, day, start):
+        return Dating(day, start)
     first, last = start or day, end or start or day
     # One clause holds the file's day ("this week"), another names a time outside it ("as
     # in September"): they disagree, so the block keeps its day. Inside it ("this week ...

@@ -202,3 +202,41 @@ def test_a_date_that_names_a_thing_does_not_date_the_line(text: str) -> None:
 )
 def test_a_date_of_the_lines_event_still_dates_it(text: str, expected: date) -> None:
     assert date_block(text, APR, "log").valid_from == expected
+
+
+MAR = D(2026, 3, 4)  # a Wednesday in March
+
+
+@pytest.mark.parametrize(
+    ("text", "until"),
+    [
+        ("Inês works the morning shift; from 1 October she is on evenings.", D(2026, 10, 1)),
+        ("Die Praxis ist in der Lindenstraße. Ab 1. April in der Bahnhofstraße.", D(2026, 4, 1)),
+        ("O Tomás anda na creche; a partir de setembro, escola primária.", D(2026, 9, 1)),
+    ],
+)
+def test_a_present_state_then_its_replacement_from_a_later_day(text: str, until: date) -> None:
+    """What the block says now holds from its day until the replacement starts, not from
+    that start (which read as if the shift, the practice, the crèche began then)."""
+    assert date_block(text, MAR, "world") == Dating(MAR, until)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The time comes first: the whole block starts then.
+        (
+            "From 18 May weekday hours become 7:30–19:00; weekends unchanged.",
+            Dating(D(2026, 5, 18), None),
+        ),
+        # A start already past ("since") is when the present began.
+        ("Inês is on evenings; since February, at least.", Dating(D(2026, 2, 1), None)),
+        # Only imagined, the first clause states nothing now: the change alone dates it.
+        (
+            "Maybe Inês stays on mornings; from 1 October she is on evenings.",
+            Dating(D(2026, 10, 1), None),
+        ),
+    ],
+)
+def test_not_a_present_then_its_replacement(text: str, expected: Dating) -> None:
+    assert date_block(text, MAR, "world") == expected
