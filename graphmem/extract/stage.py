@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
+from graphmem.extract.anaphora import carry_pronouns
 from graphmem.extract.dating import DATED_CHARS, Dating, date_block
 from graphmem.extract.declared import BlockExtras, EntityInfo, declare, page_aliases
 from graphmem.extract.entities import (
@@ -626,13 +627,22 @@ def block_extras(
     if not narrow:
         extractor.date_ahead(files, progress)
     extras: dict[str, BlockExtras] = {}
+
+    def is_person(slug: str) -> bool:
+        return entities[slug].kind == "person"
+
     for i, pf in enumerate(files):
         if progress:
             progress("extract", i, len(files))
         times = extractor.times(pf)
         file_mentions = extractor.mentions(pf, gazetteer, key, ner)
+        known_mentions = {
+            block.id: tuple(m for m in file_mentions.get(block.id, ()) if m.slug in entities)
+            for block in pf.blocks
+        }
+        known_mentions = carry_pronouns(pf.blocks, known_mentions, is_person)
         for block in pf.blocks:
-            found = tuple(m for m in file_mentions.get(block.id, ()) if m.slug in entities)
+            found = known_mentions[block.id]
             dating = times.get(block.id, Dating(pf.day, None))
             spoken = next((m for m in found if m.source == "speaker"), None)
             extras[block.id] = BlockExtras(
