@@ -16,7 +16,9 @@ which decides how a bare "Saturday" or "in March" resolves (see graphmem.extract
 |                | prévoit; vai mudar, pretende; wird, plant, möchte; va a mudarse, planea;  |
 |                | 打算, 计划, 准备                                                            |
 
-Hypothetical wins over plan ("if we moved we would plan to…" is no plan). Negated ability
+A sentence opening on a condition (If, Unless, Should, Si, Se o/a/não, Caso, Sofern) is
+hypothetical whatever follows. Hypothetical wins over plan ("if we moved we would plan
+to…" is no plan). Negated ability
 ("could not", "couldn't") is a past fact, not a hypothetical. English "may" is left out:
 it is as often permission or the month as a possibility. All patterns are alternations of
 literal words between word boundaries: linear time, no nested repetition.
@@ -106,6 +108,15 @@ def _compile(table: dict[str, str], zh: str) -> re.Pattern[str]:
 
 
 _HYPO_RX = _compile(_HYPOTHETICAL, _ZH_HYPOTHETICAL)
+# A sentence or clause that opens on a condition is hypothetical whatever its subject ("If
+# approved, …", "Se o banco aprovar, …", "Si aprueban el préstamo, …", "Should the bank
+# say yes, …", "Unless …"): the pronoun forms above need a subject pronoun after "if".
+# Portuguese "Se" only before an article or "não": Spanish "Se mudaron" is a reflexive.
+_CONDITION_OPENING = re.compile(
+    r"(?:^|(?<=[.;:!?]\s)|(?<=\n))[^\S\n]*(?:[-*+][^\S\n]+)?"
+    r"(?:if|unless|should|si|caso|sofern|se(?=\s+(?:o|a|os|as|não|nao|tudo)\b))\b",
+    re.IGNORECASE,
+)
 _PLAN_RX = _compile(_PLAN, _ZH_PLAN)
 _FORWARD_RX = _compile(_FORWARD_ONLY, _ZH_FORWARD)
 # Two past cues are case-sensitive: German nouns ("Gesundheit") are capitalised where
@@ -148,7 +159,7 @@ def mood(text: str) -> Mood | None:
     Cached: dating asks it of every clause and supersession of every dated sentence, and a
     log repeats many of its lines (the 100k bench: 67,167 distinct lines of 124,370)."""
     clean = _unquoted(text)
-    if _HYPO_RX.search(clean):
+    if _HYPO_RX.search(clean) or _CONDITION_OPENING.search(clean):
         return "hypothetical"
     if _PLAN_RX.search(clean):
         return "plan"

@@ -106,3 +106,39 @@ def test_clauses_split_at_sentence_ends_not_ordinals_or_abbreviations() -> None:
     text = "Am Donnerstag, 19. März fliegt sie. Then Nov. 27; done\n- next item"
     parts = [text[a:b].strip() for a, b in clauses(text)]
     assert parts == ["Am Donnerstag, 19. März fliegt sie.", "Then Nov. 27;", "done", "- next item"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If renewed, the lease runs to 2028.",
+        "Unless the landlord objects, the terrace opens in May.",
+        "Should the council agree, the market moves to Saturdays.",
+        "Se a Câmara autorizar, a esplanada abre em maio.",
+        "Se não chover, jantamos lá fora.",
+        "Si la mairie accepte, la terrasse ouvre en mai.",
+        "Si el ayuntamiento lo permite, abrimos la terraza en mayo.",
+        "Caso o senhorio aceite, ficamos até 2028.",
+        "Sofern der Vermieter zustimmt, bleiben wir bis 2028.",
+        "- If approved: terrace from May.",
+        "The quote came in. If accepted, work starts Monday.",
+    ],
+)
+def test_a_sentence_opening_on_a_condition_is_hypothetical(text: str) -> None:
+    """Whatever follows the condition: no subject pronoun is needed ("If renewed", "Se a
+    Câmara…", "Si el ayuntamiento…")."""
+    assert mood(text) == "hypothetical"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "She asked if the lease was renewed.",  # "if" inside: a reported question
+        "Se mudaron a Valencia en marzo.",  # Spanish reflexive "se", not a condition
+        "Shouldn't matter much, the terrace is open.",
+        "Sidra is back on the menu.",
+        "Iffy weather all morning.",
+    ],
+)
+def test_a_condition_word_that_does_not_open_a_condition(text: str) -> None:
+    assert mood(text) is None
