@@ -157,6 +157,30 @@ def without_honorific(name: str) -> str:
     return name
 
 
+#: What may open a declared alias that names a role ("the landlord", "a senhoria", "o
+#: banco", "la socia", "die Chefin"): articles and possessives, folded.
+_DETERMINERS = frozenset(
+    "the our my o a os as nosso nossa meu minha el la los las nuestro nuestra mi le les "
+    "notre mon ma der die das den dem unser unsere mein meine".split()
+)
+#: ... and what may stand in its place in the text: definite ones only (the English
+#: indefinite "a" would make "the shop" match "a shop": any shop), one word each.
+_SWAPS = (
+    "the our my o os nosso nossa meu minha el la nuestro nuestra mi le notre mon ma "
+    "der die das den dem unser unsere mein meine"
+).split()
+
+
+def determiner_forms(alias: str) -> tuple[str, ...]:
+    """The forms of a role alias with another article or possessive ("a senhoria" ->
+    "the senhoria", "our senhoria", "la senhoria", ...): the article is the grammar of the
+    sentence it was written in, not part of the name. Empty for any other alias."""
+    head, sep, rest = alias.partition(" ")
+    if not sep or not rest.strip() or fold(head) not in _DETERMINERS:
+        return ()
+    return tuple(f"{d} {rest}" for d in _SWAPS if d != fold(head))
+
+
 def _bounded(ch: str) -> bool:
     # CJK, kana and hangul syllables are written without spaces: no word boundary there.
     return ord(ch) < 0x2E80
@@ -259,6 +283,7 @@ class Gazetteer:
         entities = list(entities)
         primary = [(e.slug, n, i == 1) for e in entities for i, n in enumerate((e.name, e.slug))]
         aliases = [(e.slug, a, False) for e in entities for a in e.aliases]
+        aliases += [(slug, form, False) for slug, a, _ in aliases for form in determiner_forms(a)]
         for slug, name, is_slug in primary + aliases:
             key = _canonical(fold(name))
             if not key:

@@ -370,3 +370,41 @@ def test_a_name_after_a_preposition_of_place_is_a_place(text: str, name: str, la
     ent = SimpleNamespace(label_="PERSON", text=name, start_char=start, doc=doc)
     found = _ner_mention(ent)
     assert found is not None and (found.label or "").removesuffix("!") == label
+
+
+ROLES = Gazetteer.build(
+    [
+        KnownEntity("mrs-okafor", "Mrs Okafor", ("the landlady", "a senhoria")),
+        KnownEntity("ana", "Ana Reis", ("a chefe", "die Chefin")),
+        KnownEntity("forno-velho", "Forno Velho", ("the bakery",)),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "slug"),
+    [
+        ("What did our landlady say about the boiler?", "mrs-okafor"),
+        ("Is the senhoria raising the rent?", "mrs-okafor"),
+        ("A nossa senhoria ligou às nove.", "mrs-okafor"),
+        ("When is the chefe back from Porto?", "ana"),
+        ("Unsere Chefin kommt am Montag.", "ana"),
+        ("Did our bakery get the flour?", "forno-velho"),
+    ],
+)
+def test_a_role_alias_is_found_with_another_article(text: str, slug: str) -> None:
+    """ "a senhoria" declared, "the senhoria" or "a nossa senhoria" written: the article is
+    the sentence's grammar, not part of the name."""
+    assert [m.slug for m in ROLES.find(text)] == [slug]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We walked past a bakery in Alfama.",  # an indefinite article: any bakery
+        "Bakery prices went up everywhere.",  # no article at all: the word, not the role
+        "The chef at the tasca was new.",  # another word
+    ],
+)
+def test_a_role_alias_needs_a_definite_article_or_a_possessive(text: str) -> None:
+    assert ROLES.find(text) == []
