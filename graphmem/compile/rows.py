@@ -321,7 +321,7 @@ def _block_mentions(
     page: str | None = None,
 ) -> dict[str, str]:
     """Entity slug -> how the block mentions it (subject, page, explicit, gazetteer,
-    speaker, ner). ``subject``: the bullet's head names it; ``page``: the block is on the
+    speaker, ner, pronoun). ``subject``: the bullet's head names it; ``page``: the block is on the
     entity's own bank page; both mean the block is *about* the entity."""
     found: dict[str, str] = {}
     if page is not None:

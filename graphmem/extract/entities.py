@@ -85,8 +85,9 @@ class KnownEntity:
 class Mention:
     """One place where `text[start:end]` (the `surface`) names the entity `slug`.
 
-    `source` is "explicit", "speaker", "gazetteer" or "ner"; `label` is the NER label for
-    "ner" mentions and None otherwise.
+    `source` is "explicit", "speaker", "gazetteer", "ner" or "pronoun" (a sentence opening
+    with "she" after one naming her: graphmem.extract.anaphora); `label` is the NER label
+    for "ner" mentions and None otherwise.
     """
 
     slug: str

@@ -18,10 +18,10 @@ which decides how a bare "Saturday" or "in March" resolves (see graphmem.extract
 
 A sentence opening on a condition (If, Unless, Should, Si, Se o/a/não, Caso, Sofern) is
 hypothetical whatever follows. Hypothetical wins over plan ("if we moved we would plan
-to…" is no plan). Negated ability
-("could not", "couldn't") is a past fact, not a hypothetical. English "may" is left out:
-it is as often permission or the month as a possibility. All patterns are alternations of
-literal words between word boundaries: linear time, no nested repetition.
+to…" is no plan). Negated ability ("could not", "couldn't") is a past fact, not a
+hypothetical. English "may" is left out: it is as often permission or the month as a
+possibility. All patterns are alternations of literal words between word boundaries:
+linear time, no nested repetition.
 """
 
 from __future__ import annotations
