@@ -60,6 +60,7 @@ EXTRACT_VERSION = code_version(
     "extract/timewords",
     "extract/mood",
     "extract/dating",
+    "extract/anaphora",
     "extract/timex_fallback",
     "extract/entities",
     "extract/stage",
