@@ -94,6 +94,10 @@ class RecallConfig:
     speaker_boost: float = 0.6  # ... and that entity is the item's speaker
     subject_boost: float = 0.2  # ... and the item is about it (its subject, its page)
     kind_boost: float = 0.15  # the item's kind matches a hint in the question
+    #: An entity page's declaration lines ("Aliases: …", "Kind: …") count this share of
+    #: their score: they name the entity, they say nothing about it (no question of the
+    #: dev sets is answered by one), and their names match every question about it.
+    declaration_weight: float = 0.5
     #: The item states a value of the type the question asks for (a price for "how much",
     #: a phone number for "telefone"; graphmem.recall.understand.asked_types).
     answer_type_boost: float = 0.5

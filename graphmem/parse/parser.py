@@ -64,6 +64,18 @@ def heading(line: str) -> tuple[int, str] | None:
     return len(m.group(1)), m.group(2).rstrip().rstrip("#").strip()
 
 
+def declaration_only(path: str, text: str) -> bool:
+    """Whether `text`, a block of the file at `path`, is nothing but an entity page's
+    declaration lines ("Aliases: …", "Kind: …"): what the page says the entity is called,
+    not something it says about it."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    return (
+        bool(lines)
+        and file_role(path)[0] == "entity"
+        and all(_ALIASES_LINE.match(line) or _KIND_LINE.match(line) for line in lines)
+    )
+
+
 def file_role(path: str) -> tuple[Role, date | None, str | None]:
     """What a workspace-relative path is: its role, its day, and a warning for a bad date."""
     p = PurePosixPath(path)

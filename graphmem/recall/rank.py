@@ -1,8 +1,9 @@
 """The ranking of the candidates: the hard filters of the call (kinds, ``--since``,
 ``--until``, ``--as-of``, nothing written after the time asked from), the boosts (the
-question's entities, speaker, subject, hinted kind, a value of the type asked for), what
-the evidence left of an opinion, the time rules, staleness and recency; then the pick of
-``k`` with MMR so near-identical notes do not fill the top."""
+question's entities, speaker, subject, hinted kind, a value of the type asked for), an
+entity page's declaration lines held back, what the evidence left of an opinion, the time
+rules, staleness and recency; then the pick of ``k`` with MMR so near-identical notes do
+not fill the top."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from collections.abc import Callable
 from datetime import date
 
 from graphmem.config.presets import RecallConfig
+from graphmem.parse.parser import declaration_only
 from graphmem.recall.fusion import jaccard_matrix, mmr, recency_factor
 from graphmem.recall.items import Item, RecallOptions, Superseded
 from graphmem.recall.stated import contradicted_then, overtaken, stated_slots
@@ -55,6 +57,10 @@ def rank(
         if day is not None and day > opts.now:
             continue  # written after the time the question is asked from
         score = item.score
+        if cfg.declaration_weight < 1 and declaration_only(
+            str(row.get("path") or ""), str(row.get("text") or "")
+        ):
+            score *= cfg.declaration_weight
         slugs = {slug for slug, _, _ in item.entities}
         if wanted & slugs:
             score *= 1 + cfg.entity_boost
