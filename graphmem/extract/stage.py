@@ -67,8 +67,12 @@ EXTRACT_VERSION = code_version(
     "parse/names",
     "text/fold",
 )
-#: NER runs over this many characters of a block at most (a pasted log is not prose).
-NER_MAX_CHARS = 2000
+#: NER runs over this many characters of a block at most, cut at a space. A prose block is
+#: one sentence (the longest of the Clawd dev sets: 431 characters); the blocks that reach
+#: it are long chat turns, and a pasted log is not prose. At 2000, NER over an assistant's
+#: long answers was half of a LongMemEval history's index time (bench/stage_profile.py);
+#: a name NER misses there is still found wherever the entity table knows it.
+NER_MAX_CHARS = 800
 #: Characters per NER batch: spaCy's memory grows with a batch's text, not its count
 #: (256 blocks of a long chat's answers are 0.5 MB of text).
 NER_BATCH_CHARS = 50_000
@@ -707,9 +711,13 @@ def _plausible_name(surface: str) -> bool:
 
 def _ner_text(block: Block) -> str | None:
     """The text of `block` NER reads (its first `NER_MAX_CHARS`), or None for a code block."""
-    if block.text.lstrip().startswith("```"):
+    text = block.text
+    if text.lstrip().startswith("```"):
         return None
-    return block.text[:NER_MAX_CHARS]
+    if len(text) <= NER_MAX_CHARS:
+        return text
+    cut = text.rfind(" ", 0, NER_MAX_CHARS + 1)  # not inside a name ("Kenji Ara|kawa")
+    return text[: cut if cut > 0 else NER_MAX_CHARS]
 
 
 #: A word with a letter in it (digits and marks may follow: "B2B", "Ana's").

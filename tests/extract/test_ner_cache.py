@@ -127,6 +127,23 @@ def test_what_can_hold_a_new_name() -> None:
     assert [holds_new_name(t) for t in named] == [True] * len(named)
 
 
+def test_ner_reads_a_long_turn_up_to_a_space_never_into_a_name() -> None:
+    """A long chat answer is read for names up to NER_MAX_CHARS, cut where a word ends: a
+    name across the limit is never read as "Kenji Ara"."""
+    from graphmem.extract.stage import NER_MAX_CHARS, _ner_text
+    from graphmem.parse.blocks import Block
+
+    head = ("We talked about roasting curves and water. " * 40)[: NER_MAX_CHARS - 9].rstrip()
+    text = f"{head} Kenji Arakawa called from Tokyo."  # "Ara|kawa" at the limit
+    assert text.index("Arakawa") < NER_MAX_CHARS < text.index("Arakawa") + len("Arakawa")
+    read = _ner_text(Block("b", "log", text, 1, 1, "log"))
+    assert read is not None and len(read) <= NER_MAX_CHARS
+    assert text.startswith(read) and text[len(read)] == " "
+    assert read.endswith("Kenji")
+    short = "Tomás called from Coimbra."
+    assert _ner_text(Block("s", "log", short, 1, 1, "log")) == short
+
+
 class Stop(Exception):
     """Raised from the progress callback: the index killed as NER starts."""
 
