@@ -710,7 +710,8 @@ def _plausible_name(surface: str) -> bool:
 
 
 def _ner_text(block: Block) -> str | None:
-    """The text of `block` NER reads (its first `NER_MAX_CHARS`), or None for a code block."""
+    """The text of `block` NER reads (at most `NER_MAX_CHARS`, ending where a word ends),
+    or None for a code block."""
     text = block.text
     if text.lstrip().startswith("```"):
         return None

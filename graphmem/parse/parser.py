@@ -68,12 +68,10 @@ def declaration_only(path: str, text: str) -> bool:
     """Whether `text`, a block of the file at `path`, is nothing but an entity page's
     declaration lines ("Aliases: …", "Kind: …"): what the page says the entity is called,
     not something it says about it."""
+    if not path.startswith("bank/") or file_role(path)[0] != "entity":
+        return False
     lines = [line for line in text.splitlines() if line.strip()]
-    return (
-        bool(lines)
-        and file_role(path)[0] == "entity"
-        and all(_ALIASES_LINE.match(line) or _KIND_LINE.match(line) for line in lines)
-    )
+    return bool(lines) and all(_ALIASES_LINE.match(ln) or _KIND_LINE.match(ln) for ln in lines)
 
 
 def file_role(path: str) -> tuple[Role, date | None, str | None]:
