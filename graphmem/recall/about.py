@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
@@ -158,7 +158,12 @@ def entity_card(
     placed: dict[str, list[Line]] = {"current": [], "timeline": [], "upcoming": []}
     for f in facts:
         if f["id"] in fact_rows and not replaced(f["id"]) and own(f):
-            placed[placement(fact_rows[f["id"]][1], at)].append(_line(*fact_rows[f["id"]]))
+            table, row = fact_rows[f["id"]]
+            place = placement(row, at)
+            line = _line(table, row)
+            if place == "upcoming":  # dated by when it starts, as the bank page does
+                line = replace(line, when=_from(starts_on(row), row.get("valid_to")))
+            placed[place].append(line)
     newer_rows = _rows_by_id(graph, sorted({r["newer_id"] for r in superseded.values()}))
 
     def cite(i: str) -> str:  # a person reads these: path#Lx-Ly, never an internal id
@@ -272,6 +277,25 @@ def holds_at(row: dict[str, Any], now: date) -> bool:
         return False
     begins = start_day(text, day)
     return aspect(text, day) == "state" and (begins is None or begins <= now)
+
+
+def starts_on(row: dict[str, Any]) -> date | None:
+    """The day an upcoming fact starts: its validity, else the day its text names ("il
+    commence le 15 juin", "moves to Kafka on 16 June", written weeks before)."""
+    from graphmem.extract.aspect import event_day, start_day
+
+    start, day = row.get("valid_from"), row.get("day")
+    if start is None or (day is not None and start <= day):
+        text = str(row.get("text") or "")
+        start = start_day(text, day) or event_day(text, day) or start
+    return start if isinstance(start, date) else None
+
+
+def _from(start: date | None, end: date | None) -> str | None:
+    """ "START.." or "START..END" (END after START), the way packets show a validity."""
+    if start is None:
+        return None
+    return f"{start}..{end}" if end is not None and end > start else f"{start}.."
 
 
 def placement(row: dict[str, Any], now: date) -> str:

@@ -24,11 +24,17 @@ from typing import Any
 from urllib.parse import quote
 
 from graphmem.errors import GraphmemError
-from graphmem.extract.aspect import event_day, start_day
 from graphmem.parse.names import slugify
 from graphmem.parse.parser import GENERATED_BEGIN, GENERATED_END
 from graphmem.parse.textio import ending_of, newline_of
-from graphmem.recall.about import EntityCard, Line, UnknownEntityError, entity_card, is_about
+from graphmem.recall.about import (
+    EntityCard,
+    Line,
+    UnknownEntityError,
+    entity_card,
+    is_about,
+    starts_on,
+)
 from graphmem.recall.packets import timestamp
 from graphmem.reflect.facts import (
     _clean,
@@ -152,9 +158,7 @@ def _when(when: str | None) -> str:
 def _plan_line(row: dict[str, Any], page: str) -> str:
     """An upcoming entry, from the day it starts: its validity, else the day its text names
     ("il commence le 15 juin", "moves to Kafka on 16 June")."""
-    start, day = row.get("valid_from"), row.get("day")
-    if start is None or (day is not None and start <= day):
-        start = start_day(row["text"], day) or event_day(row["text"], day) or start
+    start = starts_on(row)
     end = row.get("valid_to")
     until = f" to {end}" if end and start and end > start else ""
     return f"- from {start}{until}: {_clean(row['text'])} ({_cite(_source(row), page)})"

@@ -18,6 +18,7 @@ from conftest import FIXTURES, WriteFiles, settings_for
 from graphmem.config import Settings
 from graphmem.index.build import index_workspace
 from graphmem.memory import open_graph
+from graphmem.recall.about import entity_card
 from graphmem.reflect.bank import (
     BEGIN_LINE,
     END_LINE,
@@ -436,6 +437,9 @@ def test_current_facts_are_states_valid_now(make_workspace: WriteFiles) -> None:
     assert "Back in Bergen" in section(text, "Timeline") and "Premiere" in text
     upcoming = section(text, "Upcoming")
     assert "- from 2025-03-03: Hired as a data engineer at Fjord Analytics" in upcoming
+    with open_graph(settings) as g:  # the card `about` prints dates it the same way
+        card = entity_card(g, "Nora", now=date(2025, 2, 20))
+    assert [(x.when, x.text[:8]) for x in card.upcoming] == [("2025-03-03..", "Hired as")]
     changed = section(text, "What changed")
     assert "works-at: Halden -> Fjord Analytics" in changed
     assert "memory/2025-02-01.md#L6" in changed and "memory/2025-02-05.md#L6" in changed
