@@ -91,6 +91,9 @@ class RecallConfig:
     per_entity_cap: int = 15
     #: Multiplicative boosts.
     entity_boost: float = 0.6  # the item mentions an entity the question names
+    #: ... once per entity of the question it names, up to this many ("Rafa" and "Rua dos
+    #: Lagares": a line naming both outranks one naming Rafa only).
+    entity_boost_max: int = 2
     speaker_boost: float = 0.6  # ... and that entity is the item's speaker
     subject_boost: float = 0.2  # ... and the item is about it (its subject, its page)
     kind_boost: float = 0.15  # the item's kind matches a hint in the question

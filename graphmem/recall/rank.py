@@ -40,6 +40,15 @@ def rank(
         if plan.time is not None
         else set()
     )
+    # The chat's speakers are named in nearly every turn (its speaker, a greeting): of the
+    # question's entities they count as one.
+    talkers = {s for it in items.values() for s, _, how in it.entities if how == "speaker"}
+    # What replaced a line speaks of what that line named ("from today Joana is the tech
+    # lead of Sluice" ends "Joana is a senior engineer at Corvid"): it counts those names.
+    inherited: dict[str, set[str]] = {}
+    for older, (newer, _) in superseded.items():
+        if older in items:
+            inherited.setdefault(newer, set()).update(s for s, _, _ in items[older].entities)
     kept: list[Item] = []
     for item in items.values():
         row = item.row
@@ -63,7 +72,9 @@ def rank(
             score *= cfg.declaration_weight
         slugs = {slug for slug, _, _ in item.entities}
         if wanted & slugs:
-            score *= 1 + cfg.entity_boost
+            names = slugs | inherited.get(item.id, set())
+            named = len((wanted - talkers) & names) + (1 if wanted & talkers & names else 0)
+            score *= (1 + cfg.entity_boost) ** min(named, cfg.entity_boost_max)
             spoken = {s for s, _, how in item.entities if how == "speaker"}
             if wanted & spoken:
                 score *= 1 + cfg.speaker_boost
