@@ -114,7 +114,29 @@ FALLBACK_WINDOW = 64  # bounds the fallback's look-back: 20,000 facts stay linea
 LOCATION, USES, RUNS_ON, NAME, EMPLOYER, ROLE, PORT, TEAM, ANY = (
     "lives-in", "uses", "runs-on", "renamed", "works-at", "role", "port", "team", "*",
 )  # fmt: skip
+#: A bullet that labels its value ("Torto Clássico = 70% Cerrado + 30% Huila", "House blend
+#: from 17 June: 60% Mogiana + 40% Guji"): a "set" of that label, like a config key's.
+LABEL = "label"
 _MULTI = frozenset({USES, RUNS_ON, ROLE, PORT})
+#: Verbs that introduce what someone said ("Joana said: …", "Lena made it official: …"):
+#: what follows the colon is a quote, not the value of a label. Folded.
+_SAYING = frozenset(
+    """said says asked asks told tells wrote writes replied replies answered added noted
+    thinks thought made announced confirmed disse diz perguntou respondeu escreveu dit
+    demande demandait repondu ecrit sagt sagte fragt fragte schrieb dijo dice pregunto
+    respondio escribio""".split()
+)
+#: Labels that head a note, not a value of something ("Decision: …", "Update: …"): two
+#: of them say two things, not one thing twice. Folded.
+_NOT_LABELS = frozenset(
+    " ".join(label.split())
+    for label in """note, notes, nota, notas, remarque, notiz, decision, decisao, entscheidung, update,
+    atualizacao, mise a jour, todo, to do, reminder, lembrete, rappel, erinnerung, idea,
+    ideia, idee, question, pergunta, frage, plan, plano, plans, also, tambem, ps, fyi,
+    summary, resumo, resume, zusammenfassung, status, estado, result, resultado, outcome,
+    next, proximo, lesson, licao, warning, aviso, attention, atencao, important,
+    importante""".split(",")
+)
 _GUARDED = frozenset({LOCATION, EMPLOYER, ROLE, USES, RUNS_ON})  # see _Book.target
 _PERSONAL = frozenset({LOCATION, EMPLOYER, ROLE, TEAM})  # "we"/"I" is never their subject
 _STRICT = frozenset({LOCATION, EMPLOYER})  # values must be names, not "a new flat"
@@ -277,13 +299,14 @@ _RULES = (
     _rule("set", _KEY + r"\s*:?=\s*" + _VAL, "=", subject="primary", active=True),
     _rule("set", _KEY + r"\s+(?:is\s+now|is\s+set\s+to|now)\s+" + _VAL, "now set", subject="primary", active=True),
     _rule("set", r"\b(?:set|changed|raised|lowered|bumped|increased|decreased|reduced)\s+" + _KEY + r"\s+from\s+`?(?P<old>[^\s,;`()]+?)`?\s+to\s+" + _VAL, "from", subject="primary", active=True),
+    _rule(LABEL, r"^\s*(?P<key>(?-i:[A-ZÀ-Þ])[^\W\d_][\w'’-]*(?:[ \t]+[^\W\d_][\w'’-]*){0,3}?)(?:[ \t]+(?:from|since|as\s+of|desde|a\s+partir\s+de|à\s+partir\s+du|dès|ab|seit)[ \t]+[^:=;\n]{1,30}?)?[ \t]*(?:=|:)[ \t]+(?P<obj>\S[^;\n]*?)[ \t]*(?=;|\n|$)", "= :", subject="primary", active=True),
     _rule(PORT, r"\b(?:(?:listens|listening|runs|running|served|serving|answers|answering|reachable|available|exposed|bound)\s+)?on\s+port\s+:?(?P<obj>\d{2,5})\b", "port", subject="primary"),
     _rule(PORT, r"\bport\s+(?:is\s+now|changed\s+to|moved\s+to|now)\s+(?P<obj>\d{2,5})\b", "port", subject="primary", active=True),
 )  # fmt: skip
 
 # Running ~50 patterns on every clause is the cost that matters at 20,000 facts, so a rule
 # runs only on a fact holding one of its `needs` words (lower-cased, accented and plain).
-_TRIGGER_WORD = re.compile(r"\w[\w'-]*|=")
+_TRIGGER_WORD = re.compile(r"\w[\w'-]*|[=:]")
 _BY_WORD: dict[str, frozenset[int]] = {
     n: frozenset(k for k, r in enumerate(_RULES) if n in r.needs) for r in _RULES for n in r.needs
 }
@@ -798,7 +821,11 @@ def _claims(
     if not found:
         return out  # most facts: nothing more to look at
     # One search of the whole text drops the rules whose word occurs but whose pattern fails.
-    rules = [n for n in sorted(found) if _RULES[n].pattern.search(text)]
+    rules = [
+        n
+        for n in sorted(found)
+        if not (ctx.strict and _RULES[n].cls == LABEL) and _RULES[n].pattern.search(text)
+    ]
     if not rules:
         return out
     hypothetical = not words.isdisjoint(_HYPOTHETICAL_WORDS)
@@ -814,7 +841,8 @@ def _claims(
             # "no longer works at Acme" holds "works at Acme": the longer match says it
             inside = _Containment((t[3].start(), t[3].end(), t[2].cls) for t in matches)
             matches = [t for t in matches if not inside(t[3].start(), t[3].end(), t[2].cls)]
-        first = min(t[0] for t in matches)
+        # the subject phrase ends where the first claim starts; a label spans the clause
+        first = min((t[0] for t in matches if t[2].cls != LABEL), default=0)
         temporary = any(t[2].cls == LOCATION for t in matches) and _TEMPORARY.search(clause)
         for _, _, rule, m in matches:
             if rule.cls == LOCATION and temporary:
@@ -839,7 +867,11 @@ def _claims(
 def _claim(rule: _Rule, m: re.Match[str], prefix: str, ctx: _Context, clause: str) -> _Claim | None:
     groups = m.groupdict()
     cls, label = rule.cls, rule.cls
-    if cls == "set":
+    if cls == LABEL and (
+        _fold(groups["key"]) in _NOT_LABELS or not _SAYING.isdisjoint(_fold(groups["key"]).split())
+    ):
+        return None  # a label of the note itself ("Decision: …"), or who said what
+    if cls in ("set", LABEL):
         cls, label = "set " + _fold(groups["key"]), "set " + groups["key"]
     value = _value(groups.get("obj"), cls, ctx)
     old = _value(groups.get("old"), cls, ctx)

@@ -150,6 +150,54 @@ def test_setting_chain_per_key() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "cue"),
+    [
+        (
+            "House blend = 70% Cerrado + 30% Huila; 18 g in.",
+            "House blend from 17 June: 60% Mogiana + 40% Guji.",
+            "set House blend: 70% Cerrado + 30% Huila -> 60% Mogiana + 40% Guji",
+        ),
+        ("Wi-Fi password: cafe2024", "Wi-Fi password: torto-9", "set Wi-Fi password: cafe2024 -> torto-9"),
+        (
+            "Lote da casa: 70% Cerrado, 30% Huila.",
+            "Lote da casa a partir de 17 de junho: 60% Mogiana, 40% Guji.",
+            "set Lote da casa: 70% Cerrado, 30% Huila -> 60% Mogiana, 40% Guji",
+        ),
+        ("Code de la porte : 4512B", "Code de la porte : 7730A", "set Code de la porte: 4512B -> 7730A"),
+    ],
+)  # fmt: skip
+def test_a_labelled_value_ends_the_value_the_label_had(old: str, new: str, cue: str) -> None:
+    facts = [fact("old", old, 1, "shop"), fact("new", new, 2, "shop")]
+    assert edges(facts) == [("new", "old", cue)]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Decision: keep SQLite for the tests.", "Decision: move the blog to Postgres."),
+        ("Update: the roaster is back.", "Update: the new sacks came in."),
+        ("House blend: 70% Cerrado.", "Filter coffee: 100% Guji."),  # two labels
+        ("Wi-Fi password: cafe2024", "Wi-Fi password: cafe2024"),  # the same value
+        ("Status 25 May: open.", "Status 2 June: closed for the boiler."),  # a dated report
+        ("Joana said: the deploy can wait.", "Joana said: ship it on Friday."),  # quotes
+        ("A Marta disse: fica para sexta.", "A Marta disse: fica para segunda."),
+    ],
+)
+def test_labels_that_head_a_note_or_differ_end_nothing(old: str, new: str) -> None:
+    facts = [fact("old", old, 1, "shop"), fact("new", new, 2, "shop")]
+    assert edges(facts) == []
+
+
+def test_free_text_with_a_label_ends_nothing() -> None:
+    # a sentence of the log (kind "log") is read strictly: no subject is named
+    facts = [
+        fact("old", "Wi-Fi password: cafe2024", 1, "shop"),
+        fact("new", "Wi-Fi password: torto-9", 2, "shop", kind="log"),
+    ]
+    assert edges(facts) == []
+
+
 def test_port_instead_of() -> None:
     facts = [
         fact("a", "The gateway (0.9.3) now runs on nas01, listening on port 8080.", 1, "openclaw"),
