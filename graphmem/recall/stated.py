@@ -18,18 +18,22 @@ Stated = tuple[Item, "date | None", tuple[str, str, str, str], bool]
 
 
 def overtaken(stated_slots: Iterable[Stated]) -> dict[str, date]:
-    """Dated candidates whose typed value (graphmem.extract.slots) a later-dated candidate
+    """Candidates whose typed value (graphmem.extract.slots) a later-dated candidate
     sharing an entity sets to another value, with the day of the first such statement.
 
     The recall-time twin of supersession, for free text too: "the listen line now reads
-    127.0.0.1:9120" overtakes "listen = 0.0.0.0:8080" when both are candidates. Undated
-    lines take no part (core and bank files cannot be placed in time), and a value
+    127.0.0.1:9120" overtakes "listen = 0.0.0.0:8080" when both are candidates. An undated
+    line (core and bank files cannot be placed in time) is overtaken only as the value it
+    holds: when a dated candidate stated that value and a later one changed it. A value
     stated as temporary or planned overtakes nothing.
     """
     stated: dict[tuple[str, str, str], list[tuple[date, str, str]]] = defaultdict(list)
+    undated: list[tuple[tuple[str, str, str], str, str]] = []
     for item, day, slot, lasting in stated_slots:
         if day is not None:
             stated[slot[:3]].append((day, slot_value(slot, lasting), item.id))
+        elif lasting:
+            undated.append((slot[:3], slot[3], item.id))
     _share_ownerless(stated)
     out: dict[str, date] = {}
     for statements in stated.values():
@@ -39,6 +43,17 @@ def overtaken(stated_slots: Iterable[Stated]) -> dict[str, date]:
             if later:
                 first = min(later)
                 out[item_id] = min(out.get(item_id, first), first)
+    # An undated line (core, bank) holding a value the logs stated and then changed is as
+    # old as that value: memory.md's January number after April's "new mobile is …". One
+    # that holds the newest value, or a value no log stated, stays current.
+    for key, value, item_id in undated:
+        statements = stated.get(key) or stated.get((key[0], key[1], ""), [])
+        said = [d for d, v, _ in statements if v == value]
+        if not said or not value:
+            continue
+        later = [d for d, v, _ in statements if d > max(said) and v and v != value]
+        if later:
+            out[item_id] = min(later)
     return out
 
 

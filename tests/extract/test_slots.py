@@ -32,6 +32,10 @@ from graphmem.extract.slots import Slot, couple, database, slots, temporary
         ("Nothing typed here, just 12 cats and kestrel.toml.", []),
         ("New LAN IP 10.0.0.7 in Porto (was 10.0.1.7 in Lyon).", [Slot("ip", "", "10.0.0.7")]),
         ("Port 9120 now (antes 8080).", [Slot("port", "", "9120")]),
+        # a hard wrap inside the value: the line breaks where the editor wrapped it
+        ("her number is 912 448\n305 and she prefers a call", [Slot("phone", "", "912448305")]),
+        ("Número novo:\n  +351 933\n481 660", [Slot("phone", "", "933481660")]),
+        ("LAN address now\n192.168.0.40 since the move", [Slot("ip", "", "192.168.0.40")]),
     ],
 )
 def test_values_are_found_by_shape(text: str, expected: list[Slot]) -> None:

@@ -135,3 +135,27 @@ def test_what_replaced_a_top_line_comes_with_it(make_workspace: WriteFiles) -> N
     sources = [p.source for p in got.packets]
     assert sources[0] == "memory/2026-02-16.md#L3"
     assert any(v.startswith("replaces:") for v in got.packets[0].via)
+
+
+def test_an_undated_line_holding_a_value_the_logs_changed_is_overtaken() -> None:
+    """memory.md still says the number the logs gave in January and changed in April: it
+    is as old as that value. A page holding the newest value, or one no log stated,
+    stays current."""
+    from graphmem.recall.items import Item
+    from graphmem.recall.stated import overtaken, stated_slots
+
+    def item(item_id: str, day: date | None, text: str) -> Item:
+        entities = [("graca", "Graça", "explicit")]
+        return Item(item_id, "Passage", {"day": day, "text": text}, 1.0, [], entities)
+
+    items = [
+        item("jan", date(2026, 1, 30), "O número da Graça é +351 917 302 118."),
+        item("apr", date(2026, 4, 13), "Graça's new mobile is +351 933\n481 660."),
+        item("core", None, "Graça: Matosinhos, mobile +351 917 302 118."),
+        item("page", None, "Mobile +351 933 481 660."),
+        item("other", None, "Work phone +351 220 000 111."),
+    ]
+    assert overtaken(list(stated_slots(items))) == {
+        "jan": date(2026, 4, 13),
+        "core": date(2026, 4, 13),
+    }
