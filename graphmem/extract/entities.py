@@ -525,6 +525,8 @@ def context_label(text: str, start: int, end: int, label: str) -> str:
     nxt = [fold(w).strip(",.;:)") for w in lead.split()[:3]]
     if last in HONORIFICS or last in _ROLES or (lead != after and _role_follows(nxt)):
         return "PERSON" + CUE
+    if last in _COORDINATORS and _role_before_pair(text, start):
+        return "PERSON" + CUE  # "Parents Dominique and Alain": the role names both
     if _MEMBER_OF.match(text, end, end + 40):
         return "PERSON" + CUE  # "Antoine from the Corvid data team": a team's member
     if last in _PLACE_HEADS or (
@@ -620,6 +622,27 @@ def _in_address(words: list[str], last: str, before: str, after: str, nxt: list[
     return after.lstrip(" \t")[:1] == "," and bool(nxt) and nxt[0] in _PLACE_HEADS
 
 
+#: Words that join two names of one kind ("Dominique and Alain", "Marta e Rui"). Folded.
+_COORDINATORS = frozenset("and et e und y &".split())
+
+
+def _role_before_pair(text: str, start: int) -> bool:
+    """Does a family or work role open the pair of names that ends just before `start`
+    ("Parents Dominique and ", "os pais, Marta e ", "his friends Mei Lin and ")? The first
+    name, of one to three capitalised words, sits between the role and the coordinator."""
+    words = text[max(0, start - 60) : start].replace(".", " ").split()[:-1]  # drop "and"
+
+    def role(word: str) -> bool:
+        low = fold(word).strip("'’([\"“,:")
+        return low in _ROLES or low in HONORIFICS
+
+    named = 0
+    while words and words[-1][:1].isupper() and not role(words[-1]) and named < 3:
+        words.pop()
+        named += 1
+    return bool(named and words and role(words[-1]))
+
+
 def _role_follows(words: list[str]) -> bool:
     """Do `words` (after "X:", "X,", "X (") describe a person ("Rafa's wife", "nurse", "a
     mãe do Rafa", "his sister")?"""
@@ -652,7 +675,8 @@ _ROLES = frozenset(
     madre padre hermana hermano amiga amigo femme mari fille fils mere pere soeur frere ami
     amie frau mann tochter sohn mutter vater schwester bruder freund freundin kid boy girl
     baby miudo miuda rapaz rapariga menino menina bebe chico chica nino nina junge madchen
-    enfant garcon parents eltern cat dog kitten puppy gato gata cao cadela perro perra
+    enfant garcon parents eltern pais padres kids children filhos hijos enfants kinder
+    friends amigos amigas amis freunde colleagues colegas collegues kollegen cat dog kitten puppy gato gata cao cadela perro perra
     chatte chien chienne katze kater hund""".split()
 )
 _DETERMINERS = frozenset(

@@ -97,6 +97,12 @@ def test_business_and_school_words_give_an_org(name: str, kind: str | None) -> N
         ("Heute kam Jule aus dem Data-Team vorbei.", "Jule", "GPE", "PERSON"),
         ("Acme won the Lisbon startup award.", "Acme", "ORG", "ORG"),
         ("O projeto Cardume arranca em maio.", "Cardume", "PERSON", "PROJECT"),
+        # a role before a pair of names is both names' ("Parents Dominique and Alain")
+        ("Parents Dominique and Alain live in Villeurbanne.", "Alain", "ORG", "PERSON"),
+        ("Os pais, Marta e Rui, vêm no domingo.", "Rui", "GPE", "PERSON"),
+        ("Ihre Eltern Anke und Jörg Becker kommen.", "Jörg Becker", "ORG", "PERSON"),
+        ("Can't decide between Kafka and Redpanda.", "Redpanda", "ORG", "ORG"),  # no role
+        ("Flights to Porto and Lisbon are cheap.", "Lisbon", "GPE", "GPE"),
     ],
 )
 def test_the_words_around_a_name_give_its_label(text: str, name: str, ner: str, label: str) -> None:
