@@ -832,7 +832,12 @@ def question_time(
     Nov 27" Nov 24–30, "since August" Aug 1 to `now`. Several expressions give the
     span covering all of them, so filtering on it loses none of the days asked about.
     """
-    spans = extract_times(question, now, languages)
+    return covering(question, extract_times(question, now, languages))
+
+
+def covering(question: str, spans: Sequence[TimeSpan]) -> TimeSpan | None:
+    """The span covering all of `question`'s time expressions `spans` (in text order), or
+    None for none: what :func:`question_time` returns for them."""
     if len(spans) <= 1:
         return spans[0] if spans else None
     first, last = spans[0], spans[-1]

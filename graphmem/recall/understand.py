@@ -13,7 +13,7 @@ from datetime import date
 from graphmem.extract.entities import Gazetteer, Mention
 from graphmem.extract.mood import lean
 from graphmem.extract.slots import IP, PHONE, PORT, PRICE, WEEKLY
-from graphmem.extract.timex import TimeSpan, extract_times, question_time
+from graphmem.extract.timex import TimeSpan, covering, extract_times
 from graphmem.text.stopwords import ENGLISH
 
 _OPINION_CUES = re.compile(
@@ -152,14 +152,15 @@ def without_spans(text: str, spans: list[tuple[int, int]]) -> str:
 
 def understand(question: str, gazetteer: Gazetteer, now: date) -> QueryPlan:
     """Entities, time constraint and kind hints stated in `question`."""
-    times = [(t.char_start, t.char_end) for t in extract_times(question, now)]
+    spans = extract_times(question, now)
+    times = [(t.char_start, t.char_end) for t in spans]
     times += [m.span() for m in _NOW_ADVERBS.finditer(question)]
     timeless = without_spans(question, times) if times else question
     if not any(w.casefold() not in ENGLISH for w in _WORD.findall(timeless)):
         timeless = question  # "What happened in April?": the time is all there is
     mentions = gazetteer.find(timeless)
     slugs = tuple(dict.fromkeys(m.slug for m in mentions))
-    when = question_time(question, now)
+    when = covering(question, spans)
     kinds: set[str] = set()
     if _OPINION_CUES.search(question):
         kinds.add("opinion")
