@@ -130,8 +130,9 @@ _SAYING = frozenset(
 #: of them say two things, not one thing twice. Folded.
 _NOT_LABELS = frozenset(
     " ".join(label.split())
-    for label in """note, notes, nota, notas, remarque, notiz, decision, decisao, entscheidung, update,
-    atualizacao, mise a jour, todo, to do, reminder, lembrete, rappel, erinnerung, idea,
+    for label in """note, notes, nota, notas, remarque, notiz, decision, decisao,
+    entscheidung, update, atualizacao, mise a jour, todo, to do, reminder, lembrete, rappel,
+    erinnerung, idea,
     ideia, idee, question, pergunta, frage, plan, plano, plans, also, tambem, ps, fyi,
     summary, resumo, resume, zusammenfassung, status, estado, result, resultado, outcome,
     next, proximo, lesson, licao, warning, aviso, attention, atencao, important,

@@ -676,8 +676,8 @@ _ROLES = frozenset(
     amie frau mann tochter sohn mutter vater schwester bruder freund freundin kid boy girl
     baby miudo miuda rapaz rapariga menino menina bebe chico chica nino nina junge madchen
     enfant garcon parents eltern pais padres kids children filhos hijos enfants kinder
-    friends amigos amigas amis freunde colleagues colegas collegues kollegen cat dog kitten puppy gato gata cao cadela perro perra
-    chatte chien chienne katze kater hund""".split()
+    friends amigos amigas amis freunde colleagues colegas collegues kollegen cat dog kitten
+    puppy gato gata cao cadela perro perra chatte chien chienne katze kater hund""".split()
 )
 _DETERMINERS = frozenset(
     """his her their my our a an the o os as do da dos das de sua seu sein seine ihr ihre mein

@@ -292,7 +292,7 @@ def starts_on(row: dict[str, Any]) -> date | None:
 
 
 def _from(start: date | None, end: date | None) -> str | None:
-    """ "START.." or "START..END" (END after START), the way packets show a validity."""
+    """A validity as packets show it: from `start` on, or to `end` when that is later."""
     if start is None:
         return None
     return f"{start}..{end}" if end is not None and end > start else f"{start}.."
