@@ -82,21 +82,23 @@ def _item(id_: str, score: float, entities: list[tuple[str, str, str]]) -> Item:
     return Item(id_, "Passage", {**row, "text": id_}, score, [], entities)
 
 
+def _ranked(question: str, wanted: tuple[str, ...], *items: Item) -> list[str]:
+    plan = QueryPlan(question, wanted, None, frozenset())
+    options = RecallOptions(k=5, now=date(2026, 3, 1))
+    return [i.id for i in rank({i.id: i for i in items}, {}, plan, options, lambda: None)]
+
+
 def test_the_speakers_of_a_chat_count_as_one_entity() -> None:
     # Ana asks, greeting Bruno by name; Bruno's own answer names only him (his speaker).
     greeting = _item("p1", 1.0, [("ana", "Ana", "speaker"), ("bruno", "Bruno", "mention")])
     answer = _item("p2", 1.05, [("bruno", "Bruno", "speaker")])
-    plan = QueryPlan("What did Ana and Bruno cook?", ("ana", "bruno"), None, frozenset())
-    options = RecallOptions(k=5, now=date(2026, 3, 1))
-    ranked = rank({i.id: i for i in (greeting, answer)}, {}, plan, options, lambda: None)
-    assert [i.id for i in ranked] == ["p2", "p1"]
+    question = "What did Ana and Bruno cook?"
+    assert _ranked(question, ("ana", "bruno"), greeting, answer) == ["p2", "p1"]
 
 
 def test_a_place_named_with_a_speaker_counts_twice() -> None:
-    # The same two turns, asked about Bruno and a place only Ana's turn names.
+    # Two turns of Ana's, asked about Ana and a place only the first one names.
     greeting = _item("p1", 1.0, [("ana", "Ana", "speaker"), ("porto", "Porto", "mention")])
     answer = _item("p2", 1.05, [("ana", "Ana", "speaker")])
-    plan = QueryPlan("What did Ana do in Porto?", ("ana", "porto"), None, frozenset())
-    options = RecallOptions(k=5, now=date(2026, 3, 1))
-    ranked = rank({i.id: i for i in (greeting, answer)}, {}, plan, options, lambda: None)
-    assert [i.id for i in ranked] == ["p1", "p2"]
+    question = "What did Ana do in Porto?"
+    assert _ranked(question, ("ana", "porto"), greeting, answer) == ["p1", "p2"]
